@@ -1,0 +1,56 @@
+// Type-aware lint: the rules that catch the bug classes of async network code, and the layer
+// rule of DESIGN.md (a layer imports only the layers below it), enforced by import zones.
+import tseslint from "typescript-eslint";
+
+const layerRule = (forbidden) => ({
+  "no-restricted-imports": [
+    "error",
+    {
+      patterns: forbidden.map((group) => ({
+        group: [group],
+        message: "A layer imports only the layers below it (DESIGN.md, Architecture).",
+      })),
+    },
+  ],
+});
+
+export default tseslint.config(
+  { ignores: ["dist/**", "node_modules/**", "coverage/**", "**/*.mjs", "**/*.js"] },
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+      "@typescript-eslint/no-explicit-any": "error",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
+      "@typescript-eslint/only-throw-error": "off",
+      "@typescript-eslint/prefer-promise-reject-errors": "off",
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "NewExpression[callee.name='Promise'] > :matches(ArrowFunctionExpression, FunctionExpression)[async=true]",
+          message: "An async Promise executor loses its rejections: make the outer function async instead.",
+        },
+      ],
+    },
+  },
+  { files: ["src/util/**"], rules: layerRule(["../transport/*", "../rpc/*", "../protocol/*", "../input/*", "../*.js"]) },
+  { files: ["src/transport/**"], rules: layerRule(["../rpc/*", "../protocol/*", "../input/*", "../*.js"]) },
+  { files: ["src/rpc/**"], rules: layerRule(["../protocol/*", "../input/*", "../*.js"]) },
+  { files: ["src/protocol/**"], rules: layerRule(["../input/*", "../../input/*", "../*.js", "../../*.js"]) },
+  { files: ["src/input/**"], rules: layerRule(["../*.js"]) },
+  {
+    files: ["test/**", "bench/**", "examples/**", "scripts/**"],
+    rules: {
+      "@typescript-eslint/no-unsafe-assignment": "off",
+      "@typescript-eslint/no-unsafe-member-access": "off",
+      "@typescript-eslint/no-unsafe-argument": "off",
+      "@typescript-eslint/no-unsafe-call": "off",
+      "@typescript-eslint/no-unsafe-return": "off",
+      "@typescript-eslint/no-non-null-assertion": "off",
+    },
+  },
+);

@@ -1,0 +1,34 @@
+export { Client, type NotificationListener, type ServerNotification } from "./client.js";
+export { ServerHandle, type CallOptions, type ListOptions, type ServerState } from "./server.js";
+export type { ClientOptions, ConnectOptions } from "./options.js";
+export type { ServerTarget } from "./targets.js";
+export type { StdioTarget } from "./transport/stdio.js";
+export type { HttpTarget } from "./transport/http.js";
+export type { FetchLike } from "./transport/http-exchange.js";
+export type { RequestId } from "./transport/transport.js";
+export type { Progress } from "./rpc/pending-call.js";
+export { ClientError, RpcError, ErrorCode, InvalidArgumentError, type ClientErrorKind } from "./util/errors.js";
+export type { Logger } from "./util/logger.js";
+export type { RateLimit } from "./util/token-bucket.js";
+export type {
+  Handler,
+  InputContext,
+  ElicitationContext,
+  FormElicitationContext,
+  UrlElicitationContext,
+  NotificationContext,
+  FieldInfo,
+} from "./input/handler.js";
+export type { SamplingOptions, HandlerTimeouts } from "./input/options.js";
+export type { ElicitationMode } from "./protocol/capabilities.js";
+export {
+  SUPPORTED_VERSIONS,
+  LEGACY_VERSIONS,
+  MODERN_VERSIONS,
+  type ProtocolVersion,
+  type LegacyVersion,
+  type ModernVersion,
+  type Era,
+} from "./protocol/versions.js";
+export type * from "./protocol/types/index.js";
+export { LOGGING_LEVELS } from "./protocol/types/index.js";

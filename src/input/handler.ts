@@ -1,0 +1,76 @@
+/**
+ * The Handler: what a host implements to answer what servers ask of the user (the handler
+ * contract, seed ConduitMcp.Client.Handler). Which callbacks it has decides the capabilities
+ * the client declares. One Handler serves both eras.
+ */
+import type { ElicitationMode } from "../protocol/capabilities.js";
+import type {
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitFormParams,
+  ElicitResult,
+  ElicitUrlParams,
+  ListRootsResult,
+  LogParams,
+  LoggingLevel,
+} from "../protocol/types/index.js";
+import type { Era } from "../protocol/versions.js";
+import type { RequestId } from "../transport/transport.js";
+
+export interface NotificationContext {
+  /** The client's `name`. */
+  readonly client: string;
+  readonly serverId: string;
+  readonly era: Era;
+}
+
+export interface InputContext extends NotificationContext {
+  /** The related call's `assigns`, or the client's when the input is tied to no call. */
+  readonly assigns: unknown;
+  /** The in-flight request this input belongs to (legacy), else null; always null in modern. */
+  readonly relatedRequestId: RequestId | null;
+  /** Aborts when the server cancels, the handler times out, or the call is abandoned. */
+  readonly signal: AbortSignal;
+}
+
+export interface FieldInfo {
+  /** The field looks like it asks for a secret (a password, a token, a card number, …). */
+  readonly sensitiveSuspected: boolean;
+}
+
+export interface FormElicitationContext extends InputContext {
+  readonly mode: "form";
+  readonly fields: Readonly<Record<string, FieldInfo>>;
+}
+
+export interface UrlElicitationContext extends InputContext {
+  readonly mode: "url";
+  /** The parsed URL's `href`: show it in full before the user agrees to open it. */
+  readonly url: string;
+  /** The URL's `host`: highlight it. */
+  readonly host: string;
+  /** A label of the host is punycode (`xn--`): the name may imitate another. */
+  readonly idn: boolean;
+  /** True unless the URL's origin is the server's own (always true when that is unknown). */
+  readonly originMismatch: boolean;
+}
+
+export type ElicitationContext = FormElicitationContext | UrlElicitationContext;
+
+
+type Awaitable<T> = T | Promise<T>;
+
+export interface Handler {
+  /** The approval point for sampling: return the model's answer, or throw `RpcError` to refuse. */
+  handleSampling?(params: CreateMessageParams, ctx: InputContext): Awaitable<CreateMessageResult>;
+  /** Ask the user; a decline or cancel is an answer (`{ action: "decline" }`), not an error. */
+  handleElicitation?(params: ElicitFormParams | ElicitUrlParams, ctx: ElicitationContext): Awaitable<ElicitResult>;
+  /** The modes `handleElicitation` can present; default `["form"]`. */
+  readonly elicitationModes?: readonly ElicitationMode[];
+  /** The roots to share with this server (only local `file://` URIs are sent). */
+  listRoots?(ctx: InputContext): Awaitable<ListRootsResult>;
+  /** Every server notification the client does not consume itself. Return value ignored. */
+  handleNotification?(method: string, params: Record<string, unknown>, ctx: NotificationContext): unknown;
+  /** Each log entry (`notifications/message`), sanitised. Return value ignored. */
+  handleLog?(level: LoggingLevel, params: LogParams, ctx: NotificationContext): unknown;
+}

@@ -1,0 +1,101 @@
+/**
+ * The client's options: what a caller may give, and the defaults they merge with. An option
+ * given in part keeps the defaults for the rest (`handlerTimeout: { elicitation: 1000 }`).
+ */
+import { INPUT_DEFAULTS, type HandlerTimeouts, type InputOptions, type SamplingOptions } from "./input/options.js";
+import type { Handler } from "./input/handler.js";
+import type { ProtocolVersion } from "./protocol/versions.js";
+import { InvalidArgumentError } from "./util/errors.js";
+import { stderrLogger, type Logger } from "./util/logger.js";
+import type { RateLimit } from "./util/token-bucket.js";
+
+export interface ClientOptions {
+  /** `clientInfo.name`, and `ctx.client` in Handler callbacks. */
+  name: string;
+  version: string;
+  title?: string | undefined;
+  handler?: Handler | undefined;
+  /** `ctx.assigns` when an input is tied to no call. */
+  assigns?: unknown;
+  logger?: Logger | undefined;
+  /** Per-request timeout when a call gives none (ms, default 60 000). */
+  requestTimeout?: number | undefined;
+  maxServerRequests?: number | undefined;
+  handlerTimeout?: Partial<HandlerTimeouts> | undefined;
+  inputRateLimit?: Partial<RateLimit> | undefined;
+  logRateLimit?: Partial<RateLimit> | undefined;
+  sampling?: Partial<SamplingOptions> | undefined;
+  maxInputRounds?: number | undefined;
+  /** Notifications waiting for the hooks beyond which new ones are dropped (default 1 000). */
+  maxQueuedNotifications?: number | undefined;
+}
+
+export interface ConnectOptions {
+  /** Speak exactly this version; no fallback to another. */
+  protocolVersion?: ProtocolVersion | undefined;
+  /** How long a stdio `server/discover` probe may stay unanswered before falling back (ms). */
+  probeTimeout?: number | undefined;
+  /** Bound on starting and negotiating (ms, default 30 000). */
+  connectTimeout?: number | undefined;
+  signal?: AbortSignal | undefined;
+  elicitation?: { origin?: string | undefined } | undefined;
+  /** Largest message accepted from the server (bytes, default 64 MiB). */
+  maxMessageBytes?: number | undefined;
+  /** stdio: how long to wait after ending stdin, and after SIGTERM (ms, default 2 000). */
+  closeGracePeriod?: number | undefined;
+  /** stdio: receives what the server writes to stderr. */
+  onStderr?: ((text: string) => void) | undefined;
+}
+
+export interface ResolvedClientOptions extends InputOptions {
+  name: string;
+  version: string;
+  title: string | undefined;
+  handler: Handler | undefined;
+  assigns: unknown;
+  logger: Logger;
+  requestTimeout: number;
+}
+
+export const CONNECT_DEFAULTS = {
+  probeTimeout: 3_000,
+  connectTimeout: 30_000,
+  maxMessageBytes: 64 * 1024 * 1024,
+  closeGracePeriod: 2_000,
+  stderrTailBytes: 8 * 1024,
+} as const;
+
+export function resolveClientOptions(options: ClientOptions): ResolvedClientOptions {
+  if (typeof options !== "object" || options === null) throw new InvalidArgumentError("Client options must be an object");
+  if (typeof options.name !== "string" || options.name === "") throw new InvalidArgumentError("Client option `name` must be a non-empty string");
+  if (typeof options.version !== "string") throw new InvalidArgumentError("Client option `version` must be a string");
+  const d = INPUT_DEFAULTS;
+  return {
+    name: options.name,
+    version: options.version,
+    title: options.title,
+    handler: options.handler,
+    assigns: options.assigns,
+    logger: options.logger ?? stderrLogger,
+    requestTimeout: positive("requestTimeout", options.requestTimeout ?? 60_000),
+    maxServerRequests: positiveInteger("maxServerRequests", options.maxServerRequests ?? d.maxServerRequests),
+    handlerTimeout: { ...d.handlerTimeout, ...options.handlerTimeout },
+    inputRateLimit: { ...d.inputRateLimit, ...options.inputRateLimit },
+    logRateLimit: { ...d.logRateLimit, ...options.logRateLimit },
+    sampling: { ...d.sampling, ...options.sampling },
+    maxInputRounds: positiveInteger("maxInputRounds", options.maxInputRounds ?? d.maxInputRounds),
+    maxQueuedNotifications: positiveInteger("maxQueuedNotifications", options.maxQueuedNotifications ?? d.maxQueuedNotifications),
+  };
+}
+
+function positive(name: string, value: number): number {
+  if (typeof value !== "number" || Number.isNaN(value) || value <= 0) {
+    throw new InvalidArgumentError(`Client option \`${name}\` must be a positive number`);
+  }
+  return value;
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value <= 0) throw new InvalidArgumentError(`Client option \`${name}\` must be a positive integer`);
+  return value;
+}

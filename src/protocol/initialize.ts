@@ -1,0 +1,62 @@
+/**
+ * The legacy handshake (2025-11-25 basic/lifecycle): `initialize` offering our best version,
+ * the server's answer checked, then `notifications/initialized`. The client MUST NOT cancel
+ * `initialize`, so a timeout only stops waiting.
+ */
+import { expectObject, field, protocolError } from "../util/assert.js";
+import { ClientError } from "../util/errors.js";
+import type { RpcPeer } from "../rpc/peer.js";
+import type { ClientCapabilities, Implementation, ServerCapabilities } from "./types/index.js";
+import { isLegacyVersion, type LegacyVersion } from "./versions.js";
+
+export interface InitializeRequest {
+  offered: LegacyVersion;
+  accepted: readonly LegacyVersion[];
+  capabilities: ClientCapabilities;
+  clientInfo: Implementation;
+  timeout: number;
+  signal?: AbortSignal | undefined;
+}
+
+export interface Negotiated {
+  protocolVersion: LegacyVersion;
+  serverCapabilities: ServerCapabilities;
+  serverInfo: Implementation;
+  instructions: string | undefined;
+}
+
+export async function initialize(peer: RpcPeer, request: InitializeRequest): Promise<Negotiated> {
+  const raw = await peer.request(
+    "initialize",
+    { protocolVersion: request.offered, capabilities: request.capabilities, clientInfo: request.clientInfo },
+    { timeout: request.timeout, signal: request.signal, cancellable: false },
+  );
+  const negotiated = checkInitializeResult(raw, request);
+  peer.notify("notifications/initialized");
+  return negotiated;
+}
+
+function checkInitializeResult(raw: unknown, request: InitializeRequest): Negotiated {
+  const path = "the result of initialize";
+  const result = expectObject(raw, path, raw);
+  const version = result.protocolVersion;
+  if (typeof version !== "string") throw protocolError(`${field(path, "protocolVersion")} must be a string`, raw);
+  if (!isLegacyVersion(version) || !request.accepted.includes(version)) {
+    throw new ClientError(
+      "protocol",
+      `the server chose protocol version "${version}", which this connection cannot speak ` +
+        `(offered ${request.offered}; accepted ${request.accepted.join(", ")})`,
+      { data: raw },
+    );
+  }
+  const capabilities = expectObject(result.capabilities, field(path, "capabilities"), raw);
+  const serverInfo = expectObject(result.serverInfo, field(path, "serverInfo"), raw);
+  if (typeof serverInfo.name !== "string") throw protocolError(`${field(field(path, "serverInfo"), "name")} must be a string`, raw);
+  const instructions = typeof result.instructions === "string" ? result.instructions : undefined;
+  return {
+    protocolVersion: version,
+    serverCapabilities: capabilities,
+    serverInfo: serverInfo as Implementation,
+    instructions,
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * Checks on what a server returns, field by field, at the boundary. Only the fields the client
+ * relies on are checked; everything else passes through untouched (tool schemas and
+ * `structuredContent` are kept exactly as received). A list entry that is unusable (a tool
+ * without a name) is dropped and reported rather than failing the whole list.
+ */
+import { expectArray, expectObject, field, index, protocolError } from "../util/assert.js";
+import { isObject } from "../util/json.js";
+import type {
+  CallToolResult,
+  CompleteResult,
+  GetPromptResult,
+  ListPromptsResult,
+  ListResourceTemplatesResult,
+  ListResourcesResult,
+  ListToolsResult,
+  ReadResourceResult,
+  Result,
+} from "./types/index.js";
+
+export interface Dropped {
+  index: number;
+  reason: string;
+}
+
+export type Checked<T> = { result: T; dropped: Dropped[] };
+
+export function checkResult(raw: unknown, method: string): Result {
+  return expectObject(raw, `the result of ${method}`, raw);
+}
+
+type EntryCheck = (entry: Record<string, unknown>) => string | undefined;
+
+function checkList<T>(raw: unknown, method: string, key: string, entryProblem: EntryCheck): Checked<T> {
+  const result = checkResult(raw, method);
+  const path = field(`the result of ${method}`, key);
+  const entries = expectArray(result[key], path, raw);
+  const dropped: Dropped[] = [];
+  const kept: unknown[] = [];
+  entries.forEach((entry, i) => {
+    const reason = isObject(entry) ? entryProblem(entry) : `${index(path, i)} is not an object`;
+    if (reason === undefined) kept.push(entry);
+    else dropped.push({ index: i, reason });
+  });
+  const cursor = result.nextCursor;
+  if (cursor !== undefined && typeof cursor !== "string") throw protocolError(`${field(path, "nextCursor")} must be a string`, raw);
+  return { result: (dropped.length === 0 ? result : { ...result, [key]: kept }) as T, dropped };
+}
+
+const needsString = (entry: Record<string, unknown>, ...names: string[]): string | undefined => {
+  for (const name of names) if (typeof entry[name] !== "string") return `"${name}" is not a string`;
+  return undefined;
+};
+
+export function checkListTools(raw: unknown): Checked<ListToolsResult> {
+  return checkList(raw, "tools/list", "tools", (tool) =>
+    needsString(tool, "name") ?? (isObject(tool.inputSchema) ? undefined : `tool "${String(tool.name)}" has no inputSchema object`),
+  );
+}
+
+export function checkListResources(raw: unknown): Checked<ListResourcesResult> {
+  return checkList(raw, "resources/list", "resources", (entry) => needsString(entry, "uri", "name"));
+}
+
+export function checkListResourceTemplates(raw: unknown): Checked<ListResourceTemplatesResult> {
+  return checkList(raw, "resources/templates/list", "resourceTemplates", (entry) => needsString(entry, "uriTemplate", "name"));
+}
+
+export function checkListPrompts(raw: unknown): Checked<ListPromptsResult> {
+  return checkList(raw, "prompts/list", "prompts", (entry) => needsString(entry, "name"));
+}
+
+export function checkCallTool(raw: unknown): CallToolResult {
+  const result = checkResult(raw, "tools/call");
+  expectArray(result.content, field("the result of tools/call", "content"), raw);
+  return result as CallToolResult;
+}
+
+export function checkReadResource(raw: unknown): ReadResourceResult {
+  const result = checkResult(raw, "resources/read");
+  const path = field("the result of resources/read", "contents");
+  expectArray(result.contents, path, raw).forEach((entry, i) => {
+    const item = expectObject(entry, index(path, i), raw);
+    if (typeof item.uri !== "string") throw protocolError(`${field(index(path, i), "uri")} must be a string`, raw);
+    if (typeof item.text !== "string" && typeof item.blob !== "string") {
+      throw protocolError(`${index(path, i)} needs a "text" or "blob" string`, raw);
+    }
+  });
+  return result as ReadResourceResult;
+}
+
+export function checkGetPrompt(raw: unknown): GetPromptResult {
+  const result = checkResult(raw, "prompts/get");
+  expectArray(result.messages, field("the result of prompts/get", "messages"), raw);
+  return result as GetPromptResult;
+}
+
+export function checkComplete(raw: unknown): CompleteResult {
+  const result = checkResult(raw, "completion/complete");
+  const completion = expectObject(result.completion, field("the result of completion/complete", "completion"), raw);
+  const values = expectArray(completion.values, 'the result of completion/complete "completion" "values"', raw);
+  if (!values.every((value) => typeof value === "string")) {
+    throw protocolError('the result of completion/complete "completion" "values" must hold strings', raw);
+  }
+  return result as CompleteResult;
+}

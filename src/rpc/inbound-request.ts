@@ -1,0 +1,58 @@
+/**
+ * A request the server sent us. It is answered exactly once: by a result, by an error, or not
+ * at all when the server cancelled it (legacy basic/utilities/cancellation: the receiver
+ * should not respond to a cancelled request).
+ */
+import type { InboundMeta, RequestId } from "../transport/transport.js";
+
+export interface ResponseSink {
+  send(message: object): void;
+}
+
+export class InboundRequest {
+  private readonly controller = new AbortController();
+  private answered = false;
+
+  constructor(
+    readonly id: RequestId,
+    readonly method: string,
+    readonly params: Record<string, unknown> | undefined,
+    readonly meta: InboundMeta | undefined,
+    private readonly sink: ResponseSink,
+    private readonly onSettled: (request: InboundRequest) => void,
+  ) {}
+
+  /** Aborts when the server cancels the request or the connection closes. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** True once a response went out or none may go out any more. */
+  get settled(): boolean {
+    return this.answered;
+  }
+
+  respond(result: object): void {
+    if (!this.settle()) return;
+    this.sink.send({ jsonrpc: "2.0", id: this.id, result });
+  }
+
+  fail(code: number, message: string, data?: unknown): void {
+    if (!this.settle()) return;
+    const error = data === undefined ? { code, message } : { code, message, data };
+    this.sink.send({ jsonrpc: "2.0", id: this.id, error });
+  }
+
+  /** The server withdrew the request, or the connection ended: abort, and never answer. */
+  abandon(reason: unknown): void {
+    if (!this.settle()) return;
+    this.controller.abort(reason);
+  }
+
+  private settle(): boolean {
+    if (this.answered) return false;
+    this.answered = true;
+    this.onSettled(this);
+    return true;
+  }
+}

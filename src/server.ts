@@ -1,0 +1,250 @@
+/**
+ * The handle of one connected server: its negotiated facts and the calls a host makes on it.
+ * Each method checks its arguments, sends one request (or walks every page) and checks the
+ * result at the boundary. Every failure is a `ClientError` naming this server.
+ *
+ * States: connecting → ready → closed. A call on a handle that is not ready fails at once with
+ * `"closed"` (or `"usage"` while connecting).
+ */
+import { checkCallTool, checkComplete, checkGetPrompt, checkListPrompts, checkListResourceTemplates, checkListResources, checkListTools, checkReadResource, checkResult, type Checked } from "./protocol/results.js";
+import type { CallOptions, Connection } from "./protocol/connection.js";
+import { allPages } from "./protocol/pagination.js";
+import type {
+  CallToolResult,
+  CompleteParams,
+  CompleteResult,
+  GetPromptResult,
+  Implementation,
+  ListPromptsResult,
+  ListResourceTemplatesResult,
+  ListResourcesResult,
+  ListToolsResult,
+  LoggingLevel,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+  Tool,
+} from "./protocol/types/index.js";
+import { LOGGING_LEVELS } from "./protocol/types/index.js";
+import type { Era, ProtocolVersion } from "./protocol/versions.js";
+import { ClientError, InvalidArgumentError } from "./util/errors.js";
+import type { Logger } from "./util/logger.js";
+
+export type ServerState = "connecting" | "ready" | "closed";
+
+export type { CallOptions } from "./protocol/connection.js";
+
+/** Options of list calls, which are never "calls" in the handler's sense. */
+export type ListOptions = Omit<CallOptions, "assigns" | "onProgress" | "resetTimeoutOnProgress">;
+
+export class ServerHandle {
+  private current: ServerState = "connecting";
+  private endedWith: ClientError | undefined;
+  private readonly ended: Promise<ClientError | undefined>;
+  private markEnded!: (error: ClientError | undefined) => void;
+
+  constructor(
+    readonly id: string,
+    private readonly connection: Connection,
+    private readonly logger: Logger,
+  ) {
+    this.ended = new Promise((resolve) => {
+      this.markEnded = resolve;
+    });
+  }
+
+  get state(): ServerState {
+    return this.current;
+  }
+
+  get era(): Era {
+    return this.connection.era;
+  }
+
+  get protocolVersion(): ProtocolVersion {
+    return this.connection.version;
+  }
+
+  get serverInfo(): Implementation {
+    return this.connection.serverInfo;
+  }
+
+  get serverCapabilities(): ServerCapabilities {
+    return this.connection.serverCapabilities;
+  }
+
+  get instructions(): string | undefined {
+    return this.connection.instructions;
+  }
+
+  /** The server's origin when known (HTTP); used to judge elicitation URLs. */
+  get origin(): string | undefined {
+    return this.connection.transport.origin;
+  }
+
+  /** Resolves when the connection ends: with the error if it broke, undefined if closed. */
+  get closed(): Promise<ClientError | undefined> {
+    return this.ended;
+  }
+
+  /** Why the connection broke, once it has. */
+  get closeError(): ClientError | undefined {
+    return this.endedWith;
+  }
+
+  // ---- lists ---------------------------------------------------------------------------------
+
+  listTools(options?: ListOptions): Promise<Tool[]> {
+    return this.every((cursor) => this.listToolsPage(cursor, options), (page) => page.tools);
+  }
+
+  listToolsPage(cursor?: string, options?: ListOptions): Promise<ListToolsResult> {
+    return this.list("tools/list", cursor, options, checkListTools);
+  }
+
+  listResources(options?: ListOptions): Promise<Resource[]> {
+    return this.every((cursor) => this.listResourcesPage(cursor, options), (page) => page.resources);
+  }
+
+  listResourcesPage(cursor?: string, options?: ListOptions): Promise<ListResourcesResult> {
+    return this.list("resources/list", cursor, options, checkListResources);
+  }
+
+  listResourceTemplates(options?: ListOptions): Promise<ResourceTemplate[]> {
+    return this.every((cursor) => this.listResourceTemplatesPage(cursor, options), (page) => page.resourceTemplates);
+  }
+
+  listResourceTemplatesPage(cursor?: string, options?: ListOptions): Promise<ListResourceTemplatesResult> {
+    return this.list("resources/templates/list", cursor, options, checkListResourceTemplates);
+  }
+
+  listPrompts(options?: ListOptions): Promise<Prompt[]> {
+    return this.every((cursor) => this.listPromptsPage(cursor, options), (page) => page.prompts);
+  }
+
+  listPromptsPage(cursor?: string, options?: ListOptions): Promise<ListPromptsResult> {
+    return this.list("prompts/list", cursor, options, checkListPrompts);
+  }
+
+  // ---- calls ---------------------------------------------------------------------------------
+
+  callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult> {
+    requireString("tool name", name);
+    requireRecord("tool arguments", args);
+    const params = args === undefined ? { name } : { name, arguments: args };
+    return this.send("tools/call", params, options, checkCallTool);
+  }
+
+  readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
+    requireString("resource uri", uri);
+    return this.send("resources/read", { uri }, options, checkReadResource);
+  }
+
+  getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult> {
+    requireString("prompt name", name);
+    requireRecord("prompt arguments", args);
+    const params = args === undefined ? { name } : { name, arguments: args };
+    return this.send("prompts/get", params, options, checkGetPrompt);
+  }
+
+  complete(params: CompleteParams, options?: ListOptions): Promise<CompleteResult> {
+    requireRecord("completion params", params);
+    return this.send("completion/complete", params as unknown as Record<string, unknown>, options, checkComplete);
+  }
+
+  async ping(options?: ListOptions): Promise<void> {
+    await this.send("ping", undefined, options, (raw) => checkResult(raw, "ping"));
+  }
+
+  async setLogLevel(level: LoggingLevel, options?: ListOptions): Promise<void> {
+    if (!LOGGING_LEVELS.includes(level)) throw new InvalidArgumentError(`not a log level: ${String(level)}`);
+    await this.send("logging/setLevel", { level }, options, (raw) => checkResult(raw, "logging/setLevel"));
+  }
+
+  async subscribeResource(uri: string, options?: ListOptions): Promise<void> {
+    requireString("resource uri", uri);
+    await this.send("resources/subscribe", { uri }, options, (raw) => checkResult(raw, "resources/subscribe"));
+  }
+
+  async unsubscribeResource(uri: string, options?: ListOptions): Promise<void> {
+    requireString("resource uri", uri);
+    await this.send("resources/unsubscribe", { uri }, options, (raw) => checkResult(raw, "resources/unsubscribe"));
+  }
+
+  /** Ends the connection (stdio: the process group too). Idempotent. */
+  async close(): Promise<void> {
+    if (this.current === "closed") return this.connection.close();
+    this.current = "closed";
+    await this.connection.close();
+    this.markEnded(undefined);
+  }
+
+  // ---- for the client --------------------------------------------------------------------------
+
+  /** @internal The connection negotiated. */
+  markReady(): void {
+    if (this.current === "connecting") this.current = "ready";
+  }
+
+  /** @internal The connection ended on its own (or by `close`). */
+  markClosed(error: ClientError | undefined): void {
+    if (error !== undefined && this.current !== "closed") {
+      this.endedWith = error;
+      this.logger.warn(`server "${this.id}" disconnected: ${error.message}`);
+    }
+    this.current = "closed";
+    this.markEnded(error);
+  }
+
+  // ---- plumbing ------------------------------------------------------------------------------
+
+  private async send<T>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: CallOptions | undefined,
+    check: (raw: unknown) => T,
+  ): Promise<T> {
+    try {
+      return check(await this.connection.request(method, params, options));
+    } catch (error) {
+      throw error instanceof ClientError ? error.withServer(this.id) : error;
+    }
+  }
+
+  private async list<T>(
+    method: string,
+    cursor: string | undefined,
+    options: ListOptions | undefined,
+    check: (raw: unknown) => Checked<T>,
+  ): Promise<T> {
+    if (cursor !== undefined) requireString("cursor", cursor);
+    const checked = await this.send(method, cursor === undefined ? undefined : { cursor }, options, check);
+    for (const { index, reason } of checked.dropped) {
+      this.logger.warn(`server "${this.id}": dropped entry ${index} of ${method}: ${reason}`);
+    }
+    return checked.result;
+  }
+
+  private async every<P extends { nextCursor?: string }, T>(fetchPage: (cursor: string | undefined) => Promise<P>, items: (page: P) => T[]): Promise<T[]> {
+    try {
+      return await allPages(this.era, async (cursor) => {
+        const page = await fetchPage(cursor);
+        return { items: items(page), nextCursor: page.nextCursor };
+      });
+    } catch (error) {
+      throw error instanceof ClientError ? error.withServer(this.id) : error;
+    }
+  }
+}
+
+function requireString(what: string, value: unknown): void {
+  if (typeof value !== "string") throw new InvalidArgumentError(`${what} must be a string`);
+}
+
+function requireRecord(what: string, value: unknown): void {
+  if (value !== undefined && (typeof value !== "object" || value === null || Array.isArray(value))) {
+    throw new InvalidArgumentError(`${what} must be an object`);
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * What `connect` is given to reach a server: a command to spawn (stdio) or a URL (Streamable
+ * HTTP); and the transport made from it.
+ */
+import { HttpTransport, type HttpTarget } from "./transport/http.js";
+import { StdioTransport, type StdioTarget } from "./transport/stdio.js";
+import type { Transport } from "./transport/transport.js";
+import { InvalidArgumentError } from "./util/errors.js";
+import type { Logger } from "./util/logger.js";
+import { CONNECT_DEFAULTS, type ConnectOptions } from "./options.js";
+
+export type ServerTarget = StdioTarget | HttpTarget;
+
+export function createTransport(target: ServerTarget, options: ConnectOptions, logger: Logger): Transport {
+  if (typeof target !== "object" || target === null) throw new InvalidArgumentError("a server target must be an object");
+  const maxMessageBytes = options.maxMessageBytes ?? CONNECT_DEFAULTS.maxMessageBytes;
+  if ("command" in target) {
+    return new StdioTransport(target, {
+      maxMessageBytes,
+      closeGracePeriod: options.closeGracePeriod ?? CONNECT_DEFAULTS.closeGracePeriod,
+      stderrTailBytes: CONNECT_DEFAULTS.stderrTailBytes,
+      logger,
+      onStderr: options.onStderr,
+    });
+  }
+  if ("url" in target) return new HttpTransport(target, { logger, maxMessageBytes });
+  throw new InvalidArgumentError("a server target needs either `command` (stdio) or `url` (Streamable HTTP)");
+}

@@ -1,0 +1,440 @@
+/**
+ * Streamable HTTP transport, both eras (2025-11-25 and 2026-07-28 basic/transports).
+ *
+ * Every message is one POST. A request's reply is JSON or an event stream that may carry
+ * server messages before the response; those are reported with the request's id as
+ * `relatedRequestId`. What differs between eras is switched by the protocol layer through
+ * `configure()`: legacy keeps an `Mcp-Session-Id`, opens the standalone GET stream, resumes
+ * broken streams with `Last-Event-ID`, re-initialises once on a 404 for an expired session and
+ * DELETEs the session on close; modern has none of that, and abandoning a request (closing its
+ * stream) is how it is cancelled.
+ */
+import { ClientError, InvalidArgumentError } from "../util/errors.js";
+import { isObject } from "../util/json.js";
+import type { Logger } from "../util/logger.js";
+import { BodyTooLargeError, HttpStatusError, mediaType, readBody } from "./http-body.js";
+import { fetchExchange, nodeExchange, type Exchange, type ExchangeResponse, type FetchLike } from "./http-exchange.js";
+import { SseReader, type SseCursor } from "./sse-reader.js";
+import type { RequestId, SendOptions, Transport, TransportSink } from "./transport.js";
+
+export interface HttpTarget {
+  url: string | URL;
+  /** Sent with every request (an `Authorization` header, say). */
+  headers?: Readonly<Record<string, string>> | undefined;
+  /** Use this `fetch` instead of `node:http`. */
+  fetch?: FetchLike | undefined;
+}
+
+export interface HttpOptions {
+  logger: Logger;
+  maxMessageBytes: number;
+  /** How many times in a row a broken event stream is resumed before giving up. */
+  maxReconnects?: number | undefined;
+}
+
+export interface HttpEraSettings {
+  /** The `MCP-Protocol-Version` header; absent until negotiated. */
+  protocolVersion?: string | undefined;
+  /** Legacy sessions, GET stream, resumption and DELETE. */
+  sessions?: boolean | undefined;
+}
+
+const DEFAULT_RETRY_MS = 1000;
+const DELETE_TIMEOUT_MS = 2000;
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+type Outgoing = { readonly id?: unknown; readonly method?: unknown };
+
+export class HttpTransport implements Transport {
+  readonly kind = "http" as const;
+  readonly origin: string;
+  private readonly url: URL;
+  private readonly exchange: Exchange;
+  private readonly customHeaders: Record<string, string>;
+  private sink: TransportSink | undefined;
+  private open = false;
+  private sessions = true;
+  private sessionId: string | undefined;
+  private protocolVersion: string | undefined;
+  private baseHeaders: Record<string, string> | undefined;
+  private recovery: (() => Promise<void>) | undefined;
+  private recovering: Promise<void> | undefined;
+  private readonly requests = new Map<RequestId, AbortController>();
+  private readonly others = new Set<AbortController>();
+  private getStream: AbortController | undefined;
+
+  constructor(
+    target: HttpTarget,
+    private readonly options: HttpOptions,
+  ) {
+    try {
+      this.url = new URL(target.url);
+    } catch {
+      throw new InvalidArgumentError(`not a valid URL: ${String(target.url)}`);
+    }
+    if (this.url.protocol !== "http:" && this.url.protocol !== "https:") {
+      throw new InvalidArgumentError(`an HTTP target needs an http: or https: URL, got ${this.url.protocol}`);
+    }
+    this.origin = this.url.origin;
+    this.customHeaders = lowerCaseKeys(target.headers ?? {});
+    this.exchange = target.fetch === undefined ? nodeExchange() : fetchExchange(target.fetch);
+  }
+
+  describe(): string {
+    return this.url.href;
+  }
+
+  start(sink: TransportSink): Promise<void> {
+    this.sink = sink;
+    this.open = true;
+    return Promise.resolve();
+  }
+
+  configure(settings: HttpEraSettings): void {
+    if (settings.protocolVersion !== undefined) this.protocolVersion = settings.protocolVersion;
+    if (settings.sessions !== undefined) this.sessions = settings.sessions;
+    if (!this.sessions) this.sessionId = undefined;
+    this.baseHeaders = undefined;
+  }
+
+  /** Called on a 404 for an expired session: runs a fresh `initialize` (legacy). */
+  onSessionExpired(recover: () => Promise<void>): void {
+    this.recovery = recover;
+  }
+
+  get session(): string | undefined {
+    return this.sessionId;
+  }
+
+  send(message: object, options?: SendOptions): Promise<void> {
+    if (!this.open) return Promise.reject(new ClientError("closed", "the HTTP transport is closed"));
+    let body: string;
+    try {
+      body = JSON.stringify(message);
+    } catch (error) {
+      throw new InvalidArgumentError(`message is not serialisable to JSON: ${String(error)}`);
+    }
+    const outgoing = message as Outgoing;
+    const id = typeof outgoing.method === "string" && isRequestId(outgoing.id) ? outgoing.id : undefined;
+    return this.post(body, id, options?.headers, outgoing.method === "initialize", true);
+  }
+
+  abandon(id: RequestId): void {
+    this.requests.get(id)?.abort();
+  }
+
+  async close(): Promise<void> {
+    if (!this.open) return;
+    this.open = false;
+    this.getStream?.abort();
+    for (const controller of this.requests.values()) controller.abort();
+    for (const controller of this.others) controller.abort();
+    if (this.sessions && this.sessionId !== undefined) await this.deleteSession();
+    this.exchange.destroy();
+    this.sink?.closed(undefined);
+  }
+
+  // ---- POST ------------------------------------------------------------------------------------
+
+  private async post(
+    body: string,
+    id: RequestId | undefined,
+    extra: Readonly<Record<string, string>> | undefined,
+    isInitialize: boolean,
+    mayRecover: boolean,
+  ): Promise<void> {
+    const controller = new AbortController();
+    if (id === undefined) this.others.add(controller);
+    else this.requests.set(id, controller);
+    try {
+      const sentSession = this.sessions ? this.sessionId : undefined;
+      const response = await this.exchange.send({
+        method: "POST",
+        url: this.url,
+        headers: this.headersFor("post", extra),
+        body,
+        signal: controller.signal,
+      });
+      this.captureSession(response);
+      if (response.status === 404 && sentSession !== undefined && mayRecover && !isInitialize && this.recovery) {
+        response.discard();
+        await this.recover(sentSession);
+        return await this.post(body, id, extra, isInitialize, false);
+      }
+      if (response.status >= 200 && response.status < 300) return await this.readReply(response, id, controller);
+      throw await this.failure(response);
+    } catch (error) {
+      if (controller.signal.aborted && id !== undefined) return;
+      throw this.asClientError(error);
+    } finally {
+      if (id === undefined) this.others.delete(controller);
+      else if (this.requests.get(id) === controller) this.requests.delete(id);
+    }
+  }
+
+  private async readReply(response: ExchangeResponse, id: RequestId | undefined, controller: AbortController): Promise<void> {
+    const type = mediaType(response);
+    if (response.status === 202 || (id === undefined && type !== "text/event-stream")) {
+      response.discard();
+      if (id !== undefined) throw new ClientError("protocol", "the server accepted a request (202) without answering it");
+      return;
+    }
+    if (type === "text/event-stream") return this.readStream(response, id, controller);
+    if (type !== "application/json") {
+      response.discard();
+      throw new ClientError("protocol", `the server answered with Content-Type "${type}", expected JSON or an event stream`);
+    }
+    const text = await readBody(response, this.options.maxMessageBytes);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new ClientError("protocol", "the server's JSON reply does not parse", { data: excerpt(text) });
+    }
+    this.sink?.message(value, { relatedRequestId: id });
+  }
+
+  /** Reads a POST's event stream; resumes it with GET + Last-Event-ID when it breaks early. */
+  private async readStream(response: ExchangeResponse, id: RequestId | undefined, controller: AbortController): Promise<void> {
+    const cursor: SseCursor = {};
+    let answered = false;
+    const deliver = (value: unknown): void => {
+      if (id !== undefined && isObject(value) && value.id === id && !("method" in value)) answered = true;
+      this.sink?.message(value, { relatedRequestId: id });
+    };
+    let broken: unknown = await this.consumeStream(response, cursor, deliver);
+    for (let attempt = 0; id !== undefined && !answered && this.open && !controller.signal.aborted; attempt++) {
+      const resumable = this.sessions && cursor.lastEventId !== undefined;
+      if (!resumable || attempt >= (this.options.maxReconnects ?? 5)) {
+        throw new ClientError("transport", "the server's event stream ended before it answered", { cause: broken });
+      }
+      await sleep(cursor.retryMs ?? DEFAULT_RETRY_MS, controller.signal);
+      broken = await this.resumeStream(cursor, controller, deliver);
+    }
+  }
+
+  /** Streams events into `deliver`; returns the error that ended the stream, if any. */
+  private async consumeStream(response: ExchangeResponse, cursor: SseCursor, deliver: (value: unknown) => void): Promise<unknown> {
+    const reader = new SseReader(this.options.maxMessageBytes, cursor, {
+      message: deliver,
+      parseError: (raw) => this.sink?.parseError(raw, undefined),
+    });
+    try {
+      await response.consume((chunk) => reader.push(chunk));
+      return undefined;
+    } catch (error) {
+      response.discard();
+      return error;
+    }
+  }
+
+  private async resumeStream(cursor: SseCursor, controller: AbortController, deliver: (value: unknown) => void): Promise<unknown> {
+    try {
+      const response = await this.exchange.send({
+        method: "GET",
+        url: this.url,
+        headers: { ...this.headersFor("get"), "last-event-id": cursor.lastEventId ?? "" },
+        signal: controller.signal,
+      });
+      if (response.status !== 200 || mediaType(response) !== "text/event-stream") {
+        const failure = await this.failure(response);
+        return failure;
+      }
+      return await this.consumeStream(response, cursor, deliver);
+    } catch (error) {
+      return error;
+    }
+  }
+
+  // ---- the standalone GET stream (legacy) -------------------------------------------------------
+
+  /** Opens the GET stream on which a legacy server sends requests and notifications unasked. */
+  openStandaloneStream(): void {
+    if (!this.open || !this.sessions || this.getStream !== undefined) return;
+    const controller = new AbortController();
+    this.getStream = controller;
+    void this.runStandaloneStream(controller).finally(() => {
+      if (this.getStream === controller) this.getStream = undefined;
+    });
+  }
+
+  private async runStandaloneStream(controller: AbortController): Promise<void> {
+    const cursor: SseCursor = {};
+    let failures = 0;
+    while (this.open && !controller.signal.aborted) {
+      let received = false;
+      const deliver = (value: unknown): void => {
+        received = true;
+        this.sink?.message(value, undefined);
+      };
+      try {
+        const sentSession = this.sessionId;
+        const headers = this.headersFor("get");
+        if (cursor.lastEventId !== undefined) headers["last-event-id"] = cursor.lastEventId;
+        const response = await this.exchange.send({ method: "GET", url: this.url, headers, signal: controller.signal });
+        if (response.status === 405) {
+          response.discard();
+          this.options.logger.debug("the server offers no standalone event stream (405)");
+          return;
+        }
+        if (response.status === 404 && sentSession !== undefined && this.recovery) {
+          response.discard();
+          await this.recover(sentSession);
+          continue;
+        }
+        if (response.status !== 200 || mediaType(response) !== "text/event-stream") throw await this.failure(response);
+        await this.consumeStream(response, cursor, deliver);
+      } catch (error) {
+        if (controller.signal.aborted || !this.open) return;
+        this.options.logger.debug("the standalone event stream failed", { error });
+      }
+      failures = received ? 0 : failures + 1;
+      if (failures > (this.options.maxReconnects ?? 5)) {
+        this.options.logger.warn(`gave up on the standalone event stream of ${this.url.href} after ${failures} failures`);
+        return;
+      }
+      await sleep(cursor.retryMs ?? DEFAULT_RETRY_MS * 2 ** Math.max(0, failures - 1), controller.signal).catch(() => {});
+    }
+  }
+
+  // ---- sessions --------------------------------------------------------------------------------
+
+  private captureSession(response: ExchangeResponse): void {
+    if (!this.sessions || this.sessionId !== undefined) return;
+    const id = response.header("mcp-session-id");
+    if (id === undefined || id === "") return;
+    if (!/^[\x21-\x7e]+$/.test(id)) {
+      this.options.logger.warn("ignored a session id with characters outside visible ASCII");
+      return;
+    }
+    this.sessionId = id;
+    this.baseHeaders = undefined;
+  }
+
+  /** One re-initialisation at a time, shared by every request that met the 404. */
+  private async recover(expired: string): Promise<void> {
+    if (this.sessionId === expired) {
+      this.sessionId = undefined;
+      this.baseHeaders = undefined;
+      this.options.logger.info(`session ${expired} expired; initialising a new one`);
+      const hadStream = this.getStream !== undefined;
+      this.getStream?.abort();
+      this.recovering = (this.recovery ?? (() => Promise.resolve()))().finally(() => {
+        this.recovering = undefined;
+        if (hadStream) this.openStandaloneStream();
+      });
+    }
+    await this.recovering;
+  }
+
+  private async deleteSession(): Promise<void> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), DELETE_TIMEOUT_MS);
+    try {
+      const response = await this.exchange.send({
+        method: "DELETE",
+        url: this.url,
+        headers: this.headersFor("delete"),
+        signal: controller.signal,
+      });
+      response.discard();
+    } catch (error) {
+      this.options.logger.debug("DELETE of the session failed", { error });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  // ---- helpers ---------------------------------------------------------------------------------
+
+  private headersFor(kind: "post" | "get" | "delete", extra?: Readonly<Record<string, string>>): Record<string, string> {
+    this.baseHeaders ??= this.buildBaseHeaders();
+    const headers = { ...this.baseHeaders };
+    if (kind === "post") {
+      headers.accept = "application/json, text/event-stream";
+      headers["content-type"] = "application/json";
+    } else if (kind === "get") {
+      headers.accept = "text/event-stream";
+    }
+    if (extra !== undefined) for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
+    return headers;
+  }
+
+  private buildBaseHeaders(): Record<string, string> {
+    const headers = { ...this.customHeaders };
+    if (this.sessions && this.sessionId !== undefined) headers["mcp-session-id"] = this.sessionId;
+    if (this.protocolVersion !== undefined) headers["mcp-protocol-version"] = this.protocolVersion;
+    return headers;
+  }
+
+  /** A non-2xx reply: a JSON-RPC error in the body becomes an `"rpc"` error with its code. */
+  private async failure(response: ExchangeResponse): Promise<ClientError> {
+    const status = response.status;
+    let body = "";
+    try {
+      body = await readBody(response, ERROR_BODY_LIMIT);
+    } catch {
+      response.discard();
+    }
+    const cause = new HttpStatusError(status, body);
+    const error = rpcErrorIn(body);
+    if (error !== undefined) {
+      return new ClientError("rpc", `HTTP ${status}: ${error.message} (code ${error.code})`, {
+        code: error.code,
+        data: error.data,
+        cause,
+      });
+    }
+    return new ClientError("transport", `${this.url.href} answered ${cause.message}`, { cause, data: { status } });
+  }
+
+  private asClientError(error: unknown): ClientError {
+    if (error instanceof ClientError) return error;
+    if (error instanceof BodyTooLargeError) return new ClientError("transport", error.message, { cause: error });
+    if (!this.open) return new ClientError("closed", "the connection was closed", { cause: error });
+    const message = error instanceof Error ? error.message : String(error);
+    return new ClientError("transport", `HTTP request to ${this.url.href} failed: ${message}`, { cause: error });
+  }
+}
+
+function isRequestId(id: unknown): id is RequestId {
+  return typeof id === "string" || typeof id === "number";
+}
+
+function lowerCaseKeys(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name in headers) out[name.toLowerCase()] = headers[name]!;
+  return out;
+}
+
+function rpcErrorIn(body: string): { code: number; message: string; data?: unknown } | undefined {
+  if (body === "") return undefined;
+  try {
+    const value: unknown = JSON.parse(body);
+    if (!isObject(value) || !isObject(value.error)) return undefined;
+    const { code, message, data } = value.error;
+    if (!Number.isInteger(code) || typeof message !== "string") return undefined;
+    return { code: code as number, message, data };
+  } catch {
+    return undefined;
+  }
+}
+
+function excerpt(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}...` : text;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,0 +1,76 @@
+/**
+ * Newline-delimited framing for stdio: bytes in, one string per line out.
+ *
+ * A partial line is kept as a list of chunks and joined once, when its newline arrives, so a
+ * multi-megabyte message costs one copy instead of one per chunk. The limit is checked before
+ * anything is buffered past it.
+ */
+export class LineTooLongError extends Error {
+  constructor(readonly limit: number) {
+    super(`a message exceeded maxMessageBytes (${limit} bytes)`);
+  }
+}
+
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+
+export class LineFramer {
+  private parts: Buffer[] = [];
+  private partBytes = 0;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly onLine: (line: string) => void,
+  ) {}
+
+  /** Feeds a chunk. Throws `LineTooLongError` once a line outgrows the limit. */
+  push(chunk: Buffer): void {
+    let start = 0;
+    let newline = chunk.indexOf(NEWLINE);
+    while (newline !== -1) {
+      this.emit(chunk, start, newline);
+      start = newline + 1;
+      newline = chunk.indexOf(NEWLINE, start);
+    }
+    if (start < chunk.length) this.keep(chunk.subarray(start));
+  }
+
+  /** Bytes held for a line whose newline has not arrived. */
+  get pending(): number {
+    return this.partBytes;
+  }
+
+  private keep(rest: Buffer): void {
+    this.partBytes += rest.length;
+    if (this.partBytes > this.maxBytes) {
+      this.reset();
+      throw new LineTooLongError(this.maxBytes);
+    }
+    this.parts.push(rest);
+  }
+
+  private emit(chunk: Buffer, start: number, end: number): void {
+    const length = this.partBytes + (end - start);
+    if (length > this.maxBytes) {
+      this.reset();
+      throw new LineTooLongError(this.maxBytes);
+    }
+    let line: Buffer;
+    if (this.parts.length === 0) {
+      line = chunk.subarray(start, end);
+    } else {
+      this.parts.push(chunk.subarray(start, end));
+      line = Buffer.concat(this.parts, length);
+      this.reset();
+    }
+    let stop = line.length;
+    if (stop > 0 && line[stop - 1] === CARRIAGE_RETURN) stop -= 1;
+    if (stop === 0) return;
+    this.onLine(line.toString("utf8", 0, stop));
+  }
+
+  private reset(): void {
+    this.parts = [];
+    this.partBytes = 0;
+  }
+}

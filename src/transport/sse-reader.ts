@@ -1,0 +1,64 @@
+/**
+ * Turns a streamed `text/event-stream` body into JSON-RPC messages, with `eventsource-parser`
+ * doing the framing. One reader per HTTP response; the `SseCursor` it updates (last event id,
+ * the server's `retry:`) outlives it, for resuming the stream with a GET (2025-11-25
+ * transports, "Resumability"). An event with empty data is a priming event: it only sets the id.
+ */
+import { createParser, type EventSourceParser } from "eventsource-parser";
+
+export interface SseCursor {
+  lastEventId?: string | undefined;
+  retryMs?: number | undefined;
+}
+
+export interface SseHandlers {
+  message(value: unknown): void;
+  parseError(raw: string): void;
+}
+
+export class SseOverflowError extends Error {
+  constructor(limit: number) {
+    super(`an event-stream message exceeded maxMessageBytes (${limit} bytes)`);
+  }
+}
+
+export class SseReader {
+  private readonly decoder = new TextDecoder();
+  private readonly parser: EventSourceParser;
+  private overflowed = false;
+
+  constructor(
+    private readonly limit: number,
+    readonly cursor: SseCursor,
+    handlers: SseHandlers,
+  ) {
+    this.parser = createParser({
+      maxBufferSize: limit,
+      onEvent: (event) => {
+        if (event.id !== undefined) cursor.lastEventId = event.id;
+        if (event.data === "") return;
+        if (event.event !== undefined && event.event !== "message") return;
+        let value: unknown;
+        try {
+          value = JSON.parse(event.data);
+        } catch {
+          handlers.parseError(event.data.length > 200 ? `${event.data.slice(0, 200)}...` : event.data);
+          return;
+        }
+        handlers.message(value);
+      },
+      onRetry: (ms) => {
+        cursor.retryMs = ms;
+      },
+      onError: (error) => {
+        if (error.type === "max-buffer-size-exceeded") this.overflowed = true;
+      },
+    });
+  }
+
+  /** Feeds a chunk; throws `SseOverflowError` when an event outgrows the limit. */
+  push(chunk: Uint8Array): void {
+    if (!this.overflowed) this.parser.feed(this.decoder.decode(chunk, { stream: true }));
+    if (this.overflowed) throw new SseOverflowError(this.limit);
+  }
+}

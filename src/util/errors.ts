@@ -1,0 +1,112 @@
+/**
+ * The two error families of Conduit.
+ *
+ * - `ClientError` is a local failure: its `kind` is the stable code a caller switches on. It is
+ *   never sent over the wire.
+ * - `RpcError` is a JSON-RPC error object: a Handler callback throws it to refuse a server's
+ *   request with that code and message.
+ *
+ * Both are branded with a global symbol so that `instanceof` keeps working when two copies of
+ * the package end up in one program (a bundler duplicating the module, say).
+ */
+
+export type ClientErrorKind =
+  | "timeout"
+  | "cancelled"
+  | "transport"
+  | "closed"
+  | "protocol"
+  | "rpc"
+  | "input_handler"
+  | "input_refused"
+  | "unsupported"
+  | "usage";
+
+export interface ClientErrorOptions {
+  serverId?: string | undefined;
+  cause?: unknown;
+  code?: number | undefined;
+  data?: unknown;
+}
+
+const clientErrorBrand = Symbol.for("conduit-mcp.ClientError");
+const rpcErrorBrand = Symbol.for("conduit-mcp.RpcError");
+
+function hasBrand(value: unknown, brand: symbol): boolean {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+}
+
+export class ClientError extends Error {
+  override readonly name = "ClientError";
+  readonly kind: ClientErrorKind;
+  readonly serverId: string | undefined;
+  /** For `"rpc"`: the server's error code. For `"input_refused"`: what the legacy era would send. */
+  readonly code: number | undefined;
+  /** For `"rpc"`: the server's `error.data`. For `"protocol"` about a result: that result. */
+  readonly data: unknown;
+
+  constructor(kind: ClientErrorKind, message: string, options: ClientErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.kind = kind;
+    this.serverId = options.serverId;
+    this.code = options.code;
+    this.data = options.data;
+    Object.defineProperty(this, clientErrorBrand, { value: true });
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, clientErrorBrand);
+  }
+
+  /** A copy that names the server, for errors raised below the layer that knows the id. */
+  withServer(serverId: string): ClientError {
+    if (this.serverId === serverId) return this;
+    const copy = new ClientError(this.kind, this.message, {
+      serverId,
+      cause: this.cause,
+      code: this.code,
+      data: this.data,
+    });
+    copy.stack = this.stack;
+    return copy;
+  }
+}
+
+export class RpcError extends Error {
+  override readonly name = "RpcError";
+  readonly code: number;
+  readonly data: unknown;
+
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    if (!Number.isInteger(code)) throw new TypeError(`RpcError code must be an integer, got ${String(code)}`);
+    this.code = code;
+    this.data = data;
+    Object.defineProperty(this, rpcErrorBrand, { value: true });
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, rpcErrorBrand);
+  }
+}
+
+/** JSON-RPC error codes the client itself sends or interprets. */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** Implementation-defined in the legacy range: Conduit uses it for "busy" and over budget. */
+  ServerBusy: -32000,
+  HeaderMismatch: -32020,
+  MissingRequiredClientCapability: -32021,
+  UnsupportedProtocolVersion: -32022,
+  /** Legacy resource-not-found (2025-11-25 and earlier). */
+  ResourceNotFound: -32002,
+} as const;
+
+/** A caller's programming mistake: a TypeError with a Node-style code, never a ClientError. */
+export class InvalidArgumentError extends TypeError {
+  readonly code = "ERR_CONDUIT_INVALID_ARGUMENT";
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    // Tests spawn real servers; forks keep each file's children apart and their exits clean.
+    pool: "forks",
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // Two cores: more workers only queue on the child processes.
+    maxWorkers: 2,
+  },
+});
