@@ -1,15 +1,21 @@
 /**
  * The Client: one Handler, many servers, each under an id the operator chose. It owns the
- * registry of server handles, the options every connection shares, and the delivery of server
- * notifications to subscribers.
+ * registry of server handles, the input pipeline every server's requests go through, and the
+ * one queue in which notification hooks run.
  */
-import { Connection, type ConnectionHooks } from "./protocol/connection.js";
+import { InputBudget } from "./input/budget.js";
+import type { NotificationContext } from "./input/handler.js";
+import { LogGate } from "./input/logs.js";
+import { NotificationQueue } from "./input/notification-queue.js";
+import { InputPipeline } from "./input/pipeline.js";
+import { dispatchServerRequest } from "./input/server-requests.js";
 import type { InputFeatures } from "./protocol/capabilities.js";
+import { Connection, type ConnectionHooks } from "./protocol/connection.js";
 import type { Implementation } from "./protocol/types/index.js";
 import { CONNECT_DEFAULTS, resolveClientOptions, type ClientOptions, type ConnectOptions, type ResolvedClientOptions } from "./options.js";
 import { ServerHandle } from "./server.js";
 import { createTransport, type ServerTarget } from "./targets.js";
-import { ClientError, ErrorCode, InvalidArgumentError } from "./util/errors.js";
+import { ClientError, InvalidArgumentError } from "./util/errors.js";
 
 export interface ServerNotification {
   serverId: string;
@@ -19,14 +25,34 @@ export interface ServerNotification {
 
 export type NotificationListener = (notification: ServerNotification) => unknown;
 
+/** What one connection needs of the client's input machinery. */
+interface ServerInput {
+  budget: InputBudget;
+  logs: LogGate;
+  origin: string | undefined;
+}
+
 export class Client {
   private readonly options: ResolvedClientOptions;
   private readonly registry = new Map<string, ServerHandle>();
   private readonly listeners = new Set<NotificationListener>();
+  private readonly pipeline: InputPipeline;
+  private readonly queue: NotificationQueue;
+  private readonly features: InputFeatures;
   private closing: Promise<void> | undefined;
 
   constructor(options: ClientOptions) {
     this.options = resolveClientOptions(options);
+    this.features = featuresOf(this.options);
+    this.pipeline = new InputPipeline({
+      handler: this.options.handler,
+      clientName: this.options.name,
+      features: this.features,
+      sampling: this.options.sampling,
+      handlerTimeout: this.options.handlerTimeout,
+      logger: this.options.logger,
+    });
+    this.queue = new NotificationQueue(this.options.maxQueuedNotifications, this.options.logger);
   }
 
   /** `clientInfo` as sent to servers. */
@@ -34,6 +60,11 @@ export class Client {
     const info: Implementation = { name: this.options.name, version: this.options.version };
     if (this.options.title !== undefined) info.title = this.options.title;
     return info;
+  }
+
+  /** Notifications dropped because the hooks' queue was full. */
+  get droppedNotifications(): number {
+    return this.queue.dropped;
   }
 
   /**
@@ -47,22 +78,31 @@ export class Client {
       throw new ClientError("usage", `a server with id "${serverId}" is already connected`, { serverId });
     }
     const transport = createTransport(target, options, this.options.logger);
-    const ref: { handle?: ServerHandle } = {};
+    const input: ServerInput = {
+      budget: new InputBudget(this.options.inputRateLimit, this.options.maxServerRequests),
+      logs: new LogGate(this.options.logRateLimit),
+      origin: originOption(options) ?? transport.origin,
+    };
+    const ref: { connection?: Connection; handle?: ServerHandle } = {};
     const connection = new Connection(
       transport,
       {
         serverId,
         logger: this.options.logger,
         clientInfo: this.clientInfo,
-        features: this.features(),
+        features: this.features,
         protocolVersion: options.protocolVersion,
         connectTimeout: options.connectTimeout ?? CONNECT_DEFAULTS.connectTimeout,
         signal: options.signal,
         requestTimeout: this.options.requestTimeout,
       },
-      this.hooks(serverId, () => ref.handle),
+      this.hooks(serverId, input, ref),
     );
-    const handle = new ServerHandle(serverId, connection, this.options.logger);
+    const handle = new ServerHandle(serverId, connection, this.options.logger, () => ({
+      logsDropped: input.logs.dropped,
+      inputsOverBudget: input.budget.refused,
+    }));
+    ref.connection = connection;
     ref.handle = handle;
     this.registry.set(serverId, handle);
     try {
@@ -86,10 +126,24 @@ export class Client {
     return [...this.registry.values()];
   }
 
-  /** Subscribes to every server notification the client does not consume itself. */
+  /**
+   * Subscribes to every server notification the client does not consume itself, and to log
+   * entries (sanitised). Listeners run in the client's notification queue, one at a time.
+   */
   onNotification(listener: NotificationListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Tells every legacy server that the roots changed (when the Handler lists roots). */
+  rootsChanged(): void {
+    if (!this.features.roots) return;
+    for (const handle of this.registry.values()) handle.notifyRootsChanged();
+  }
+
+  /** Resolves once every queued notification hook has run. */
+  notificationsSettled(): Promise<void> {
+    return this.queue.idle();
   }
 
   /** Closes every server. Idempotent; the client accepts no new connection afterwards. */
@@ -100,44 +154,95 @@ export class Client {
 
   // ---- wiring ----------------------------------------------------------------------------------
 
-  private features(): InputFeatures {
-    const handler = this.options.handler;
-    const elicits = typeof handler?.handleElicitation === "function";
+  private hooks(serverId: string, input: ServerInput, ref: { connection?: Connection; handle?: ServerHandle }): ConnectionHooks {
     return {
-      sampling: typeof handler?.handleSampling === "function",
-      elicitationModes: elicits ? (handler?.elicitationModes ?? ["form"]) : [],
-      roots: typeof handler?.listRoots === "function",
-    };
-  }
-
-  private hooks(serverId: string, handle: () => ServerHandle | undefined): ConnectionHooks {
-    return {
-      serverRequest: (request) => {
-        request.fail(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
-      },
-      notification: (method, params) => this.notify({ serverId, method, params }),
-      closed: (error) => {
-        const current = handle();
-        if (current === undefined) return;
-        this.forget(serverId, current);
-        current.markClosed(error);
-      },
-    };
-  }
-
-  private notify(notification: ServerNotification): void {
-    for (const listener of this.listeners) {
-      try {
-        void Promise.resolve(listener(notification)).catch((error: unknown) =>
-          this.options.logger.warn("a notification listener failed", { error }),
+      serverRequest: (request, related) => {
+        const connection = ref.connection!;
+        dispatchServerRequest(
+          this.pipeline,
+          {
+            serverId,
+            era: connection.era,
+            version: connection.version,
+            origin: input.origin,
+            callsInFlight: connection.peer.callsInFlight,
+            budget: input.budget,
+            assigns: this.options.assigns,
+          },
+          request,
+          related,
         );
-      } catch (error) {
-        this.options.logger.warn("a notification listener threw", { error });
-      }
+      },
+      notification: (method, params) => {
+        const ctx: NotificationContext = { client: this.options.name, serverId, era: ref.connection!.era };
+        if (method === "notifications/message") this.deliverLog(input.logs, params, ctx);
+        else this.deliver(method, params, ctx);
+      },
+      closed: (error) => {
+        const handle = ref.handle;
+        if (handle === undefined) return;
+        this.forget(serverId, handle);
+        handle.markClosed(error);
+      },
+    };
+  }
+
+  private deliver(method: string, params: Record<string, unknown>, ctx: NotificationContext): void {
+    const handler = this.options.handler;
+    this.queue.push(async () => {
+      if (handler?.handleNotification !== undefined) await this.guard(() => handler.handleNotification!(method, params, ctx));
+      await this.toListeners({ serverId: ctx.serverId, method, params });
+    });
+  }
+
+  private deliverLog(gate: LogGate, params: Record<string, unknown>, ctx: NotificationContext): void {
+    const entry = gate.admit(params);
+    if (entry === undefined) return;
+    const handler = this.options.handler;
+    this.queue.push(async () => {
+      if (handler?.handleLog !== undefined) await this.guard(() => handler.handleLog!(entry.level, entry, ctx));
+      await this.toListeners({ serverId: ctx.serverId, method: "notifications/message", params: { ...entry } });
+    });
+  }
+
+  private async toListeners(notification: ServerNotification): Promise<void> {
+    for (const listener of this.listeners) await this.guard(() => listener(notification));
+  }
+
+  /** Runs one hook; a throw is logged and skipped, so the next hook still runs. */
+  private async guard(hook: () => unknown): Promise<void> {
+    try {
+      await hook();
+    } catch (error) {
+      this.options.logger.warn("a notification hook threw; skipped", { error });
     }
   }
 
   private forget(serverId: string, handle: ServerHandle): void {
     if (this.registry.get(serverId) === handle) this.registry.delete(serverId);
+  }
+}
+
+function featuresOf(options: ResolvedClientOptions): InputFeatures {
+  const handler = options.handler;
+  const elicits = typeof handler?.handleElicitation === "function";
+  const modes = handler?.elicitationModes ?? ["form"];
+  for (const mode of modes) {
+    if (mode !== "form" && mode !== "url") throw new InvalidArgumentError(`unknown elicitation mode ${JSON.stringify(mode)}`);
+  }
+  return {
+    sampling: typeof handler?.handleSampling === "function",
+    elicitationModes: elicits ? [...new Set(modes)] : [],
+    roots: typeof handler?.listRoots === "function",
+  };
+}
+
+function originOption(options: ConnectOptions): string | undefined {
+  const origin = options.elicitation?.origin;
+  if (origin === undefined) return undefined;
+  try {
+    return new URL(origin).origin;
+  } catch {
+    throw new InvalidArgumentError(`elicitation.origin is not a URL origin: ${String(origin)}`);
   }
 }

@@ -1,5 +1,5 @@
 export { Client, type NotificationListener, type ServerNotification } from "./client.js";
-export { ServerHandle, type CallOptions, type ListOptions, type ServerState } from "./server.js";
+export { ServerHandle, type CallOptions, type ListOptions, type ServerState, type ServerStats } from "./server.js";
 export type { ClientOptions, ConnectOptions } from "./options.js";
 export type { ServerTarget } from "./targets.js";
 export type { StdioTarget } from "./transport/stdio.js";

@@ -34,6 +34,19 @@ import type { Logger } from "./util/logger.js";
 
 export type ServerState = "connecting" | "ready" | "closed";
 
+export interface ServerStats {
+  /** Responses to an unknown or settled request id. */
+  staleResponses: number;
+  /** Messages that were not valid JSON-RPC. */
+  invalidMessages: number;
+  /** Progress for no request in flight. */
+  strayProgress: number;
+  /** Log entries dropped over the log rate limit. */
+  logsDropped: number;
+  /** Input requests refused over the input rate limit. */
+  inputsOverBudget: number;
+}
+
 export type { CallOptions } from "./protocol/connection.js";
 
 /** Options of list calls, which are never "calls" in the handler's sense. */
@@ -49,6 +62,7 @@ export class ServerHandle {
     readonly id: string,
     private readonly connection: Connection,
     private readonly logger: Logger,
+    private readonly inputCounters: () => { logsDropped: number; inputsOverBudget: number },
   ) {
     this.ended = new Promise((resolve) => {
       this.markEnded = resolve;
@@ -181,7 +195,18 @@ export class ServerHandle {
     this.markEnded(undefined);
   }
 
+  /** What was dropped or refused on this connection so far. */
+  stats(): ServerStats {
+    const peer = this.connection.peer.stats;
+    return { ...peer, ...this.inputCounters() };
+  }
+
   // ---- for the client --------------------------------------------------------------------------
+
+  /** @internal Sends `notifications/roots/list_changed` when the negotiated version has it. */
+  notifyRootsChanged(): void {
+    if (this.current === "ready" && this.era === "legacy") this.connection.notify("notifications/roots/list_changed");
+  }
 
   /** @internal The connection negotiated. */
   markReady(): void {

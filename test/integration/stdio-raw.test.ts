@@ -125,8 +125,7 @@ describe("responses", () => {
     await raw.send({ jsonrpc: "2.0", id: 999, result: {} });
     await raw.send({ jsonrpc: "2.0", id: 2, result: textResult("again") });
     await expect(server.callTool("echo")).resolves.toEqual(textResult("ok"));
-    const stats = (server as unknown as { connection: { peer: { stats: { staleResponses: number } } } }).connection.peer.stats;
-    expect(stats.staleResponses).toBe(2);
+    expect(server.stats().staleResponses).toBe(2);
     expect(client.server("raw")).toBe(server);
   });
 

@@ -1,0 +1,44 @@
+/**
+ * One server's share of the user's attention: at most `inputRateLimit` input requests per
+ * second (bursts allowed), and at most `maxServerRequests` legacy server requests running at
+ * once, so one server cannot starve the others. Over the cap, the next request is refused at
+ * once (`-32000`, busy) instead of queued: a queue would only hide a flood.
+ */
+import { TokenBucket, type RateLimit } from "../util/token-bucket.js";
+
+export class InputBudget {
+  private readonly bucket: TokenBucket;
+  private running = 0;
+
+  constructor(
+    rate: RateLimit,
+    private readonly maxConcurrent: number,
+  ) {
+    this.bucket = new TokenBucket(rate);
+  }
+
+  /** Spends one input from the rate budget; false when over it. */
+  take(): boolean {
+    return this.bucket.take();
+  }
+
+  /** Inputs refused for the rate since the connection started. */
+  get refused(): number {
+    return this.bucket.refused;
+  }
+
+  /** Claims a slot for a server request; false when `maxServerRequests` already run. */
+  enter(): boolean {
+    if (this.running >= this.maxConcurrent) return false;
+    this.running += 1;
+    return true;
+  }
+
+  leave(): void {
+    if (this.running > 0) this.running -= 1;
+  }
+
+  get active(): number {
+    return this.running;
+  }
+}

@@ -1,0 +1,208 @@
+/**
+ * Form elicitation schemas: the flat subset of JSON Schema the spec allows (client/elicitation,
+ * PrimitiveSchemaDefinition of each version), checked before the user sees a form, and the
+ * user's answer checked against it before it is sent.
+ *
+ * - 2025-06-18: string, number/integer, boolean (with a default), and the titled string enum.
+ * - 2025-11-25 and 2026-07-28 add defaults everywhere, single-select `oneOf` enums and
+ *   multi-select arrays of enum strings.
+ * Keywords the client does not act on (`pattern`, say) are ignored, as the spec's schema does.
+ */
+import type { ProtocolVersion } from "../protocol/versions.js";
+import { isObject } from "../util/json.js";
+import { pass, refuse, type Verdict } from "./refusal.js";
+
+const INVALID_PARAMS = -32602;
+const FORMATS = new Set(["email", "uri", "date", "date-time"]);
+
+export type FieldKind =
+  | { type: "string"; options?: string[] | undefined }
+  | { type: "number"; integer: boolean }
+  | { type: "boolean" }
+  | { type: "multi"; options: string[] };
+
+export interface Field {
+  name: string;
+  kind: FieldKind;
+  schema: Record<string, unknown>;
+}
+
+export interface Form {
+  fields: Field[];
+  required: string[];
+}
+
+/** Checks `requestedSchema`; the verdict carries the fields in order. */
+export function checkFormSchema(schema: unknown, version: ProtocolVersion): Verdict<Form> {
+  if (!isObject(schema) || schema.type !== "object") return refuse(INVALID_PARAMS, 'requestedSchema must be an object schema with type "object"');
+  if (!isObject(schema.properties)) return refuse(INVALID_PARAMS, "requestedSchema.properties must be an object");
+  const required = schema.required ?? [];
+  if (!isStringArray(required)) return refuse(INVALID_PARAMS, "requestedSchema.required must be an array of names");
+  const fields: Field[] = [];
+  for (const [name, property] of Object.entries(schema.properties)) {
+    if (!isObject(property)) return refuse(INVALID_PARAMS, `requestedSchema property "${name}": not a schema object`);
+    const kind = fieldKind(property, version);
+    if (typeof kind === "string") return refuse(INVALID_PARAMS, `requestedSchema property "${name}": ${kind}`);
+    fields.push({ name, kind, schema: property });
+  }
+  return pass({ fields, required });
+}
+
+/** The kind of a property schema, or why it is not allowed. */
+function fieldKind(schema: Record<string, unknown>, version: ProtocolVersion): FieldKind | string {
+  const problem = commonProblem(schema);
+  if (problem !== undefined) return problem;
+  const modern = version !== "2025-06-18";
+  switch (schema.type) {
+    case "string":
+      return stringKind(schema, modern);
+    case "number":
+    case "integer":
+      if (!optionalNumbers(schema, "minimum", "maximum")) return "minimum and maximum must be numbers";
+      if (modern && schema.default !== undefined && typeof schema.default !== "number") return "default must be a number";
+      return { type: "number", integer: schema.type === "integer" };
+    case "boolean":
+      if (schema.default !== undefined && typeof schema.default !== "boolean") return "default must be a boolean";
+      return { type: "boolean" };
+    case "array":
+      return modern ? multiKind(schema) : "arrays are not allowed in 2025-06-18 forms";
+    default:
+      return `type ${JSON.stringify(schema.type)} is not a flat primitive (string, number, integer, boolean${modern ? ", or a multi-select array" : ""})`;
+  }
+}
+
+function commonProblem(schema: Record<string, unknown>): string | undefined {
+  for (const key of ["title", "description"]) {
+    if (schema[key] !== undefined && typeof schema[key] !== "string") return `${key} must be a string`;
+  }
+  if ("properties" in schema || "$ref" in schema || "allOf" in schema || "not" in schema) return "nested schemas are not allowed";
+  return undefined;
+}
+
+function stringKind(schema: Record<string, unknown>, modern: boolean): FieldKind | string {
+  if (!optionalNumbers(schema, "minLength", "maxLength")) return "minLength and maxLength must be numbers";
+  if (schema.format !== undefined && !FORMATS.has(schema.format as string)) return `format ${JSON.stringify(schema.format)} is not one of email, uri, date, date-time`;
+  let options: string[] | undefined;
+  if (schema.enum !== undefined) {
+    if (!isStringArray(schema.enum) || schema.enum.length === 0) return "enum must be a non-empty array of strings";
+    if (schema.enumNames !== undefined && !isStringArray(schema.enumNames)) return "enumNames must be an array of strings";
+    options = schema.enum;
+  } else if (schema.oneOf !== undefined) {
+    if (!modern) return "oneOf enums are not allowed in 2025-06-18 forms";
+    options = titledConsts(schema.oneOf);
+    if (options === undefined) return "oneOf must list { const, title } string pairs";
+  } else if ("anyOf" in schema) {
+    return "anyOf is only allowed in multi-select items";
+  }
+  if (modern && schema.default !== undefined) {
+    if (typeof schema.default !== "string") return "default must be a string";
+    if (options !== undefined && !options.includes(schema.default)) return "default must be one of the options";
+  }
+  return { type: "string", options };
+}
+
+function multiKind(schema: Record<string, unknown>): FieldKind | string {
+  const items = schema.items;
+  if (!isObject(items)) return "a multi-select needs an items schema";
+  let options: string[] | undefined;
+  if (items.type === "string" && isStringArray(items.enum) && items.enum.length > 0) options = items.enum;
+  else if (items.anyOf !== undefined) options = titledConsts(items.anyOf);
+  if (options === undefined) return "multi-select items must be a string enum or an anyOf of { const, title }";
+  if (!optionalNumbers(schema, "minItems", "maxItems")) return "minItems and maxItems must be numbers";
+  if (schema.default !== undefined) {
+    if (!isStringArray(schema.default) || !schema.default.every((v) => options.includes(v))) return "default must list options";
+  }
+  return { type: "multi", options };
+}
+
+function titledConsts(value: unknown): string[] | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  const consts: string[] = [];
+  for (const option of value) {
+    if (!isObject(option) || typeof option.const !== "string" || (option.title !== undefined && typeof option.title !== "string")) return undefined;
+    consts.push(option.const);
+  }
+  return consts;
+}
+
+const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === "string");
+
+function optionalNumbers(schema: Record<string, unknown>, ...keys: string[]): boolean {
+  return keys.every((key) => schema[key] === undefined || (typeof schema[key] === "number" && Number.isFinite(schema[key])));
+}
+
+// ---- the answer --------------------------------------------------------------------------------
+
+export type FormContent = Record<string, string | number | boolean | string[]>;
+
+/**
+ * Checks an `accept`'s content against the form: only the form's fields, each of its type and
+ * within its bounds, every required one present. Fields the user left out take the schema's
+ * default (2025-11-25 on). Returns the content to send, or why it does not fit.
+ */
+export function checkAnswer(form: Form, content: unknown, version: ProtocolVersion): { ok: true; content: FormContent } | { ok: false; reason: string } {
+  const given = content ?? {};
+  if (!isObject(given)) return { ok: false, reason: "content must be an object" };
+  const byName = new Map(form.fields.map((field) => [field.name, field]));
+  for (const name of Object.keys(given)) if (!byName.has(name)) return { ok: false, reason: `"${name}" is not a field of the form` };
+  const out: FormContent = {};
+  for (const field of form.fields) {
+    let value = given[field.name];
+    if (value === undefined && version !== "2025-06-18") value = field.schema.default;
+    if (value === undefined) continue;
+    const problem = valueProblem(field, value);
+    if (problem !== undefined) return { ok: false, reason: `"${field.name}" ${problem}` };
+    out[field.name] = value as FormContent[string];
+  }
+  for (const name of form.required) if (!(name in out)) return { ok: false, reason: `the required field "${name}" is missing` };
+  return { ok: true, content: out };
+}
+
+function valueProblem(field: Field, value: unknown): string | undefined {
+  const schema = field.schema;
+  switch (field.kind.type) {
+    case "string": {
+      if (typeof value !== "string") return "must be a string";
+      if (field.kind.options !== undefined && !field.kind.options.includes(value)) return "must be one of the options";
+      const length = [...value].length;
+      if (typeof schema.minLength === "number" && length < schema.minLength) return `must have at least ${schema.minLength} characters`;
+      if (typeof schema.maxLength === "number" && length > schema.maxLength) return `must have at most ${schema.maxLength} characters`;
+      if (typeof schema.format === "string" && !FORMAT_CHECKS[schema.format]?.(value)) return `must be a valid ${schema.format}`;
+      return undefined;
+    }
+    case "number":
+      if (typeof value !== "number" || !Number.isFinite(value)) return "must be a number";
+      if (field.kind.integer && !Number.isInteger(value)) return "must be an integer";
+      if (typeof schema.minimum === "number" && value < schema.minimum) return `must be at least ${schema.minimum}`;
+      if (typeof schema.maximum === "number" && value > schema.maximum) return `must be at most ${schema.maximum}`;
+      return undefined;
+    case "boolean":
+      return typeof value === "boolean" ? undefined : "must be a boolean";
+    case "multi": {
+      const options = field.kind.options;
+      if (!isStringArray(value)) return "must be an array of strings";
+      if (!value.every((v) => options.includes(v))) return "must list only the options";
+      if (typeof schema.minItems === "number" && value.length < schema.minItems) return `must select at least ${schema.minItems}`;
+      if (typeof schema.maxItems === "number" && value.length > schema.maxItems) return `must select at most ${schema.maxItems}`;
+      return undefined;
+    }
+  }
+}
+
+const FORMAT_CHECKS: Readonly<Record<string, (value: string) => boolean>> = {
+  email: (v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v),
+  uri: (v) => {
+    try {
+      return new URL(v).protocol.length > 1;
+    } catch {
+      return false;
+    }
+  },
+  date: (v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && isRealDate(v),
+  "date-time": (v) => /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.test(v) && isRealDate(v.slice(0, 10)),
+};
+
+function isRealDate(day: string): boolean {
+  const date = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
+}

@@ -1,0 +1,33 @@
+/**
+ * A server's log entries (`notifications/message`): at most `logRateLimit` per connection
+ * (the rest dropped and counted), and what passes sanitised: only `level`, `logger` and `data`
+ * kept, every string cleaned by `safeText`, a level outside RFC 5424's set read as "info".
+ */
+import { LOGGING_LEVELS, type LogParams, type LoggingLevel } from "../protocol/types/index.js";
+import { safeText, safeValue } from "../util/sanitize.js";
+import { TokenBucket, type RateLimit } from "../util/token-bucket.js";
+
+export class LogGate {
+  private readonly bucket: TokenBucket;
+
+  constructor(rate: RateLimit) {
+    this.bucket = new TokenBucket(rate);
+  }
+
+  /** The sanitised entry, or undefined when over the rate. */
+  admit(params: Record<string, unknown>): LogParams | undefined {
+    return this.bucket.take() ? sanitizeLog(params) : undefined;
+  }
+
+  /** Entries dropped for the rate since the connection started. */
+  get dropped(): number {
+    return this.bucket.refused;
+  }
+}
+
+export function sanitizeLog(params: Record<string, unknown>): LogParams {
+  const level = LOGGING_LEVELS.includes(params.level as LoggingLevel) ? (params.level as LoggingLevel) : "info";
+  const entry: LogParams = { level, data: safeValue(params.data) };
+  if (typeof params.logger === "string") entry.logger = safeText(params.logger, 256);
+  return entry;
+}

@@ -1,0 +1,173 @@
+/**
+ * The one pipeline every input request goes through, in both eras: a legacy server request
+ * (`sampling/createMessage`, `elicitation/create`, `roots/list`) and a modern MRTR input
+ * request alike. Capability → budget → checks before → the Handler's callback, supervised →
+ * checks after. The caller turns the outcome into a JSON-RPC answer (legacy) or an answer in
+ * the retry or a ClientError (modern); no check exists anywhere else.
+ */
+import type { InputFeatures } from "../protocol/capabilities.js";
+import { declaredModes } from "../protocol/capabilities.js";
+import type { Era, ProtocolVersion } from "../protocol/versions.js";
+import type { RequestId } from "../transport/transport.js";
+import { RpcError } from "../util/errors.js";
+import type { Logger } from "../util/logger.js";
+import type { InputBudget } from "./budget.js";
+import { checkElicitation, checkElicitResult } from "./elicitation.js";
+import type { Handler, InputContext } from "./handler.js";
+import type { HandlerTimeouts, SamplingOptions } from "./options.js";
+import { filterRoots } from "./roots.js";
+import { checkSampling, samplingAnswer, samplingResultProblem } from "./sampling.js";
+import { supervise } from "./supervisor.js";
+import type { CreateMessageResult } from "../protocol/types/index.js";
+
+export type InputMethod = "sampling/createMessage" | "elicitation/create" | "roots/list";
+
+const BUSY = -32000;
+const INTERNAL_ERROR = -32603;
+
+export interface PipelineSettings {
+  handler: Handler | undefined;
+  clientName: string;
+  features: InputFeatures;
+  sampling: SamplingOptions;
+  handlerTimeout: HandlerTimeouts;
+  logger: Logger;
+}
+
+/** Who asks, and in what situation. */
+export interface InputSource {
+  serverId: string;
+  era: Era;
+  version: ProtocolVersion;
+  budget: InputBudget;
+  /** The server's origin, for URL elicitation. */
+  origin: string | undefined;
+  /** Calls in flight on the asking connection, for idle sampling. */
+  callsInFlight: number;
+  assigns: unknown;
+  relatedRequestId: RequestId | null;
+  /** Aborts when the server withdraws the request (legacy) or the call is abandoned (modern). */
+  signal: AbortSignal;
+}
+
+export type InputOutcome =
+  | { kind: "answer"; result: Record<string, unknown> }
+  /** The client declared no such capability. */
+  | { kind: "undeclared"; message: string }
+  /** The budget or a check before the callback refused. */
+  | { kind: "refused"; code: number; message: string }
+  /** The callback threw (`RpcError`: its code; else -32603) or did not answer in time. */
+  | { kind: "handler"; code: number; message: string; data?: unknown; cause: unknown }
+  /** The callback's answer failed the checks after it. */
+  | { kind: "invalid"; message: string }
+  /** The request was withdrawn while the callback ran. */
+  | { kind: "aborted"; reason: unknown };
+
+export class InputPipeline {
+  constructor(private readonly settings: PipelineSettings) {}
+
+  /** Whether the client declared the capability `method` needs. */
+  declared(method: string): method is InputMethod {
+    const { features } = this.settings;
+    if (method === "sampling/createMessage") return features.sampling;
+    if (method === "elicitation/create") return features.elicitationModes.length > 0;
+    if (method === "roots/list") return features.roots;
+    return false;
+  }
+
+  async answer(method: string, params: Record<string, unknown> | undefined, source: InputSource): Promise<InputOutcome> {
+    if (!this.declared(method)) return { kind: "undeclared", message: `the client did not declare the capability for ${method}` };
+    if (!source.budget.take()) {
+      const code = method === "sampling/createMessage" ? this.settings.sampling.rejectionCode : BUSY;
+      return { kind: "refused", code, message: `too many input requests from server "${source.serverId}"` };
+    }
+    const given = params ?? {};
+    if (method === "sampling/createMessage") return this.sample(given, source);
+    if (method === "elicitation/create") return this.elicit(given, source);
+    return this.roots(source);
+  }
+
+  private async sample(params: Record<string, unknown>, source: InputSource): Promise<InputOutcome> {
+    const checked = checkSampling(params, { options: this.settings.sampling, callsInFlight: source.callsInFlight });
+    if (!checked.ok) return { kind: "refused", ...checked.refusal };
+    const handler = this.settings.handler!;
+    const outcome = await this.run(source, this.settings.handlerTimeout.default, (ctx) => handler.handleSampling!(checked.value, ctx), {});
+    if (outcome.kind !== "answer") return outcome;
+    const problem = samplingResultProblem(outcome.result, source.version);
+    if (problem !== undefined) return this.invalid(source, "sampling", problem);
+    return { kind: "answer", result: samplingAnswer(outcome.result as CreateMessageResult, source.version) };
+  }
+
+  private async elicit(params: Record<string, unknown>, source: InputSource): Promise<InputOutcome> {
+    const modes = declaredModes(this.settings.features, source.version);
+    const checked = checkElicitation(params, modes, source.version, source.origin);
+    if (!checked.ok) return { kind: "refused", ...checked.refusal };
+    const request = checked.value;
+    const extra =
+      request.mode === "url"
+        ? { mode: "url" as const, ...request.vetted }
+        : { mode: "form" as const, fields: request.fields };
+    const handler = this.settings.handler!;
+    const outcome = await this.run(source, this.settings.handlerTimeout.elicitation, (ctx) => handler.handleElicitation!(request.params, ctx), extra);
+    if (outcome.kind !== "answer") return outcome;
+    const answer = checkElicitResult(outcome.result, request, source.version);
+    if (!answer.ok) return this.invalid(source, "elicitation", answer.reason);
+    return { kind: "answer", result: answer.result };
+  }
+
+  private async roots(source: InputSource): Promise<InputOutcome> {
+    const handler = this.settings.handler!;
+    const outcome = await this.run(source, this.settings.handlerTimeout.default, (ctx) => handler.listRoots!(ctx), {});
+    if (outcome.kind !== "answer") return outcome;
+    const filtered = filterRoots(outcome.result);
+    if (!filtered.ok) return this.invalid(source, "roots", filtered.reason);
+    for (const { uri, reason } of filtered.value.dropped) {
+      this.settings.logger.warn(`server "${source.serverId}": a root was not shared (${reason})`, { uri });
+    }
+    return { kind: "answer", result: filtered.value.result };
+  }
+
+  /** Calls the callback under supervision with the context of `source` plus `extra`. */
+  private async run<C extends object>(
+    source: InputSource,
+    timeoutMs: number,
+    callback: (ctx: InputContext & C) => unknown,
+    extra: C,
+  ): Promise<InputOutcome> {
+    const supervised = await supervise(
+      (signal) =>
+        callback({
+          client: this.settings.clientName,
+          serverId: source.serverId,
+          era: source.era,
+          assigns: source.assigns,
+          relatedRequestId: source.relatedRequestId,
+          signal,
+          ...extra,
+        }),
+      timeoutMs,
+      source.signal,
+    );
+    switch (supervised.status) {
+      case "ok":
+        return { kind: "answer", result: supervised.value as Record<string, unknown> };
+      case "aborted":
+        return { kind: "aborted", reason: supervised.reason };
+      case "timeout":
+        return { kind: "handler", code: INTERNAL_ERROR, message: "the client did not answer in time", cause: new Error(`handler timed out after ${supervised.ms} ms`) };
+      case "threw":
+        return this.thrown(source, supervised.error);
+    }
+  }
+
+  private thrown(source: InputSource, error: unknown): InputOutcome {
+    if (error instanceof RpcError) return { kind: "handler", code: error.code, message: error.message, data: error.data, cause: error };
+    this.settings.logger.warn(`a handler callback for server "${source.serverId}" threw`, { error });
+    return { kind: "handler", code: INTERNAL_ERROR, message: "Internal error", cause: error };
+  }
+
+  private invalid(source: InputSource, what: string, reason: string): InputOutcome {
+    this.settings.logger.warn(`the handler's ${what} answer for server "${source.serverId}" is invalid: ${reason}`);
+    return { kind: "invalid", message: `invalid ${what} answer: ${reason}` };
+  }
+}

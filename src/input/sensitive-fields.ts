@@ -1,0 +1,28 @@
+/**
+ * Which form fields look like they ask for a secret, by their name, title, description or
+ * format. A hint for the host (mask the input, warn the user), never a refusal: servers may
+ * have good reasons, and the user decides.
+ */
+import type { Field } from "./form-schema.js";
+
+const SECRET = new RegExp(
+  [
+    "pass(word|phrase|wd|code)?", "secret", "token", "api ?key", "private ?key", "access ?key", "credential",
+    "auth(orization)? ?code", "otp", "one ?time ?(code|password)", "pin", "cvv", "cvc", "security ?code",
+    "card ?(number|no)", "credit ?card", "iban", "ssn", "social ?security", "routing ?number",
+    "account ?number", "bearer", "session ?(id|cookie)",
+  ]
+    .map((words) => `\\b${words}s?\\b`)
+    .join("|"),
+  "i",
+);
+
+/** Splits camelCase, snake_case and kebab-case into words, so that `apiKey` reads "api key". */
+function words(text: string): string {
+  return text.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_\-.]+/g, " ");
+}
+
+export function looksSensitive(field: Field): boolean {
+  const texts = [field.name, field.schema.title, field.schema.description, field.schema.format];
+  return texts.some((text) => typeof text === "string" && SECRET.test(words(text)));
+}

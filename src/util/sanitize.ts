@@ -1,0 +1,41 @@
+/**
+ * Safe text: what a server wrote, made fit to show a person or a log without letting it
+ * rewrite a terminal or disguise itself.
+ *
+ * Removed: ANSI escape sequences, C0 and C1 control characters and DEL (tabs and line breaks
+ * become spaces), bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E,
+ * U+2066–U+2069), zero-width and invisible format characters (U+200B–U+200D, U+2060, U+FEFF)
+ * and the Unicode line and paragraph separators (U+2028, U+2029).
+ */
+
+// CSI (ESC [ … final byte) and OSC (ESC ] … BEL or ESC \) sequences, and any lone ESC pair.
+const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]?/g;
+const WHITESPACE_CONTROLS = /[\t\n\v\f\r\u0085\u2028\u2029]/g;
+const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
+const NEEDS_WORK = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]/;
+
+export const MAX_TEXT = 4096;
+export const MAX_DEPTH = 16;
+
+/** Cleans one string, then clamps it to `max` characters (an ellipsis marks the cut). */
+export function safeText(text: string, max = MAX_TEXT): string {
+  let clean = NEEDS_WORK.test(text)
+    ? text.replace(ANSI, "").replace(WHITESPACE_CONTROLS, " ").replace(FORBIDDEN, "")
+    : text;
+  if (clean.length > max) clean = `${clean.slice(0, max - 1)}…`;
+  return clean;
+}
+
+/**
+ * Cleans every string in a JSON value, object keys included; strings are clamped to
+ * `MAX_TEXT` characters and anything nested below `MAX_DEPTH` levels becomes "[…]".
+ */
+export function safeValue(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return safeText(value);
+  if (typeof value !== "object" || value === null) return typeof value === "number" || typeof value === "boolean" ? value : null;
+  if (depth >= MAX_DEPTH) return "[…]";
+  if (Array.isArray(value)) return value.map((item) => safeValue(item, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[safeText(key)] = safeValue(item, depth + 1);
+  return out;
+}

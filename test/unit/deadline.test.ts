@@ -1,0 +1,81 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { Deadline, type ExpiryReason } from "../../src/rpc/deadline.js";
+
+describe("Deadline", () => {
+  let expired: ExpiryReason[];
+  beforeEach(() => {
+    vi.useFakeTimers();
+    expired = [];
+  });
+  afterEach(() => vi.useRealTimers());
+  const make = (timeout: number, total?: number) => new Deadline(timeout, total, (r) => expired.push(r));
+
+  it("expires after the timeout, once", () => {
+    make(100);
+    vi.advanceTimersByTime(99);
+    expect(expired).toEqual([]);
+    vi.advanceTimersByTime(1);
+    vi.advanceTimersByTime(1000);
+    expect(expired).toEqual(["timeout"]);
+  });
+
+  it("does not tick while paused, and resumes with the time that was left", () => {
+    const d = make(100);
+    vi.advanceTimersByTime(60);
+    d.pause();
+    vi.advanceTimersByTime(10_000);
+    expect(expired).toEqual([]);
+    d.resume();
+    vi.advanceTimersByTime(39);
+    expect(expired).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(expired).toEqual(["timeout"]);
+  });
+
+  it("nests pauses: only the last resume restarts the clock", () => {
+    const d = make(100);
+    d.pause();
+    d.pause();
+    d.resume();
+    vi.advanceTimersByTime(500);
+    expect(expired).toEqual([]);
+    d.resume();
+    vi.advanceTimersByTime(100);
+    expect(expired).toEqual(["timeout"]);
+  });
+
+  it("never lets a pause outlast maxTotalTimeout", () => {
+    const d = make(100, 250);
+    vi.advanceTimersByTime(50);
+    d.pause();
+    vi.advanceTimersByTime(199);
+    expect(expired).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(expired).toEqual(["maxTotalTimeout"]);
+  });
+
+  it("restarts on progress, also while paused", () => {
+    const d = make(100);
+    vi.advanceTimersByTime(90);
+    d.restart();
+    vi.advanceTimersByTime(90);
+    expect(expired).toEqual([]);
+    d.pause();
+    d.restart();
+    d.resume();
+    vi.advanceTimersByTime(99);
+    expect(expired).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(expired).toEqual(["timeout"]);
+  });
+
+  it("treats Infinity as no per-request deadline, and clear() stops everything", () => {
+    make(Infinity);
+    vi.advanceTimersByTime(10 ** 9);
+    expect(expired).toEqual([]);
+    const d = make(100, 200);
+    d.clear();
+    vi.advanceTimersByTime(1000);
+    expect(expired).toEqual([]);
+  });
+});
