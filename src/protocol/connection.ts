@@ -153,10 +153,13 @@ export class Connection {
 
   private afterLegacyHandshake(): void {
     const transport = this.transport;
-    if (!(transport instanceof HttpTransport)) return;
-    transport.configure({ protocolVersion: this.version, sessions: true });
-    transport.onSessionExpired(() => this.renewSession());
-    transport.openStandaloneStream();
+    // Over HTTP the negotiated version's header must already be on `notifications/initialized`.
+    if (transport instanceof HttpTransport) {
+      transport.configure({ protocolVersion: this.version, sessions: true });
+      transport.onSessionExpired(() => this.renewSession());
+    }
+    this.peer.notify("notifications/initialized");
+    if (transport instanceof HttpTransport) transport.openStandaloneStream();
   }
 
   /** The HTTP session expired (404): a fresh handshake, which must land on the same version. */
@@ -170,6 +173,7 @@ export class Connection {
       timeout: this.settings.connectTimeout,
     });
     this.negotiated = renewed;
+    this.peer.notify("notifications/initialized");
   }
 
   // ---- inbound ---------------------------------------------------------------------------------

@@ -25,15 +25,17 @@ export interface Negotiated {
   instructions: string | undefined;
 }
 
+/**
+ * Sends `initialize` and checks the answer. The caller sends `notifications/initialized` once it
+ * has put the negotiated version into effect (over HTTP, its header goes on that notification).
+ */
 export async function initialize(peer: RpcPeer, request: InitializeRequest): Promise<Negotiated> {
   const raw = await peer.request(
     "initialize",
     { protocolVersion: request.offered, capabilities: request.capabilities, clientInfo: request.clientInfo },
     { timeout: request.timeout, signal: request.signal, cancellable: false },
   );
-  const negotiated = checkInitializeResult(raw, request);
-  peer.notify("notifications/initialized");
-  return negotiated;
+  return checkInitializeResult(raw, request);
 }
 
 function checkInitializeResult(raw: unknown, request: InitializeRequest): Negotiated {

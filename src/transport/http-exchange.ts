@@ -67,7 +67,16 @@ function nodeResponse(req: http.ClientRequest, res: http.IncomingMessage): Excha
     },
     consume: (onChunk) =>
       new Promise<void>((resolve, reject) => {
-        res.on("data", onChunk);
+        // A throw from `onChunk` (an oversize event) must fail this promise: escaping a stream
+        // listener, it would be an uncaught exception.
+        res.on("data", (chunk: Buffer) => {
+          try {
+            onChunk(chunk);
+          } catch (error) {
+            reject(error);
+            req.destroy();
+          }
+        });
         res.once("end", resolve);
         res.once("error", reject);
         res.once("aborted", () => reject(new Error("the response was aborted")));
@@ -99,20 +108,22 @@ export function fetchExchange(fetchImpl: FetchLike): Exchange {
 }
 
 function fetchResponse(response: Response): ExchangeResponse {
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   return {
     status: response.status,
     header: (name) => response.headers.get(name) ?? undefined,
     consume: async (onChunk) => {
       if (response.body === null) return;
-      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      reader = (response.body as ReadableStream<Uint8Array>).getReader();
       for (;;) {
         const { done, value } = await reader.read();
         if (done) return;
         onChunk(value);
       }
     },
+    // Once `consume` holds the body's lock only its reader can cancel it: the body itself refuses.
     discard: () => {
-      response.body?.cancel().catch(() => {});
+      (reader ?? response.body)?.cancel().catch(() => {});
     },
   };
 }

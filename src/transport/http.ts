@@ -14,7 +14,7 @@ import { isObject } from "../util/json.js";
 import type { Logger } from "../util/logger.js";
 import { BodyTooLargeError, HttpStatusError, mediaType, readBody } from "./http-body.js";
 import { fetchExchange, nodeExchange, type Exchange, type ExchangeResponse, type FetchLike } from "./http-exchange.js";
-import { SseReader, type SseCursor } from "./sse-reader.js";
+import { SseOverflowError, SseReader, type SseCursor } from "./sse-reader.js";
 import type { RequestId, SendOptions, Transport, TransportSink } from "./transport.js";
 
 export interface HttpTarget {
@@ -147,11 +147,14 @@ export class HttpTransport implements Transport {
     if (id === undefined) this.others.add(controller);
     else this.requests.set(id, controller);
     try {
+      // While an expired session is renewed there is no id to send, and a server that requires
+      // one refuses the message (400): wait for the new one.
+      if (!isInitialize && this.sessionId === undefined && this.recovering !== undefined) await this.recovering;
       const sentSession = this.sessions ? this.sessionId : undefined;
       const response = await this.exchange.send({
         method: "POST",
         url: this.url,
-        headers: this.headersFor("post", extra),
+        headers: this.headersFor(isInitialize ? "initialize" : "post", extra),
         body,
         signal: controller.signal,
       });
@@ -159,6 +162,12 @@ export class HttpTransport implements Transport {
       if (response.status === 404 && sentSession !== undefined && mayRecover && !isInitialize && this.recovery) {
         response.discard();
         await this.recover(sentSession);
+        // Only requests are sent again. A notification or a response belonged to the expired
+        // session (and the renewal has sent its own `notifications/initialized`).
+        if (id === undefined) {
+          this.options.logger.debug("dropped a message the expired session did not take", { body: excerpt(body) });
+          return;
+        }
         return await this.post(body, id, extra, isInitialize, false);
       }
       if (response.status >= 200 && response.status < 300) return await this.readReply(response, id, controller);
@@ -204,6 +213,8 @@ export class HttpTransport implements Transport {
     };
     let broken: unknown = await this.consumeStream(response, cursor, deliver);
     for (let attempt = 0; id !== undefined && !answered && this.open && !controller.signal.aborted; attempt++) {
+      // An oversize message was refused, not lost: resuming would only replay it.
+      if (broken instanceof SseOverflowError) throw new ClientError("transport", broken.message, { cause: broken });
       const resumable = this.sessions && cursor.lastEventId !== undefined;
       if (!resumable || attempt >= (this.options.maxReconnects ?? 5)) {
         throw new ClientError("transport", "the server's event stream ended before it answered", { cause: broken });
@@ -319,12 +330,33 @@ export class HttpTransport implements Transport {
       this.options.logger.info(`session ${expired} expired; initialising a new one`);
       const hadStream = this.getStream !== undefined;
       this.getStream?.abort();
-      this.recovering = (this.recovery ?? (() => Promise.resolve()))().finally(() => {
-        this.recovering = undefined;
-        if (hadStream) this.openStandaloneStream();
-      });
+      this.getStream = undefined;
+      this.recovering = (this.recovery ?? (() => Promise.resolve()))().then(
+        () => {
+          this.recovering = undefined;
+          if (hadStream) this.openStandaloneStream();
+        },
+        (error: unknown) => {
+          this.recovering = undefined;
+          // Without a session nothing more can be said to this server: end the connection.
+          const reason = new ClientError("transport", `the session expired and could not be renewed: ${messageOf(error)}`, { cause: error });
+          this.fail(reason);
+          throw reason;
+        },
+      );
     }
     await this.recovering;
+  }
+
+  /** The connection cannot go on: stop everything and report `error` once. */
+  private fail(error: ClientError): void {
+    if (!this.open) return;
+    this.open = false;
+    this.getStream?.abort();
+    for (const controller of this.requests.values()) controller.abort();
+    for (const controller of this.others) controller.abort();
+    this.exchange.destroy();
+    this.sink?.closed(error);
   }
 
   private async deleteSession(): Promise<void> {
@@ -347,12 +379,14 @@ export class HttpTransport implements Transport {
 
   // ---- helpers ---------------------------------------------------------------------------------
 
-  private headersFor(kind: "post" | "get" | "delete", extra?: Readonly<Record<string, string>>): Record<string, string> {
+  private headersFor(kind: "initialize" | "post" | "get" | "delete", extra?: Readonly<Record<string, string>>): Record<string, string> {
     this.baseHeaders ??= this.buildBaseHeaders();
     const headers = { ...this.baseHeaders };
-    if (kind === "post") {
+    if (kind === "post" || kind === "initialize") {
       headers.accept = "application/json, text/event-stream";
       headers["content-type"] = "application/json";
+      // The version is negotiated by `initialize`: a renewal asks afresh, like the first one.
+      if (kind === "initialize") delete headers["mcp-protocol-version"];
     } else if (kind === "get") {
       headers.accept = "text/event-stream";
     }
@@ -418,6 +452,10 @@ function rpcErrorIn(body: string): { code: number; message: string; data?: unkno
   } catch {
     return undefined;
   }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function excerpt(text: string): string {

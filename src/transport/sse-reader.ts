@@ -35,6 +35,13 @@ export class SseReader {
     this.parser = createParser({
       maxBufferSize: limit,
       onEvent: (event) => {
+        // `maxBufferSize` only bounds what the parser holds between chunks: an event that arrives
+        // whole in one chunk is never buffered, so its size is checked here. Before the id is
+        // taken, so that a resumption could never skip it.
+        if (this.overflowed || tooLarge(event.data, limit)) {
+          this.overflowed = true;
+          return;
+        }
         if (event.id !== undefined) cursor.lastEventId = event.id;
         if (event.data === "") return;
         if (event.event !== undefined && event.event !== "message") return;
@@ -61,4 +68,10 @@ export class SseReader {
     if (!this.overflowed) this.parser.feed(this.decoder.decode(chunk, { stream: true }));
     if (this.overflowed) throw new SseOverflowError(this.limit);
   }
+}
+
+/** Its UTF-8 size lies between `data.length` and three times that: measure only when the limit is in between. */
+function tooLarge(data: string, limit: number): boolean {
+  if (data.length > limit) return true;
+  return data.length * 3 > limit && Buffer.byteLength(data, "utf8") > limit;
 }

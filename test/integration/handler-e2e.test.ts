@@ -1,7 +1,7 @@
 // The Handler end to end in the legacy era: a server on the official library (stdio and HTTP)
 // and server-everything ask for sampling, elicitation, roots, and send logs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, type ElicitationContext, type Handler, type LogParams, type ServerHandle } from "../../src/index.js";
+import { Client, type ElicitResult, type ElicitationContext, type Handler, type LogParams, type ServerHandle } from "../../src/index.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { EVERYTHING_SERVER, officialHttp, officialStdio, type HttpServerProcess } from "../helpers/official.js";
 
@@ -21,7 +21,7 @@ function recordingHandler(recorded: Recorded): Handler {
       recorded.sampling.push(params);
       return { role: "assistant", content: { type: "text", text: "sampled answer" }, model: "test-model", stopReason: "endTurn" };
     },
-    handleElicitation: (params, ctx) => {
+    handleElicitation: (params, ctx): ElicitResult => {
       recorded.elicitation.push({ params, ctx });
       if (ctx.mode === "url") return { action: "accept" };
       const schema = (params as { requestedSchema: { properties: Record<string, unknown> } }).requestedSchema;
