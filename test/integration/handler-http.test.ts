@@ -1,0 +1,87 @@
+// The Handler over Streamable HTTP (legacy): a server request belongs to the call whose POST
+// stream carried it; one on the standalone GET stream belongs to no call. Answers are POSTed.
+import { afterEach, describe, expect, it } from "vitest";
+import { Client, type Handler, type InputContext, type ServerHandle } from "../../src/index.js";
+import { capturingLogger } from "../helpers/logger.js";
+import { startRawHttp, type JsonObject, type RawHttpServer, type RecordedRequest } from "../helpers/raw-http.js";
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setup(handler: Handler, getStream = false): Promise<{ srv: RawHttpServer; server: ServerHandle }> {
+  const srv = await startRawHttp({ getStream });
+  cleanups.push(() => srv.close());
+  srv.handle("tools/call", () => undefined);
+  const client = new Client({ name: "host", version: "1", handler, logger: capturingLogger(), assigns: { who: "client" } });
+  cleanups.push(() => client.close());
+  const server = await client.connect("web", { url: srv.url });
+  await srv.nextRequest("notifications/initialized");
+  return { srv, server };
+}
+
+const responseTo = (id: string) => (r: RecordedRequest) => (r.json as JsonObject | undefined)?.id === id && r.method === "POST";
+
+describe("the related call over HTTP", () => {
+  it("a request on a POST's event stream belongs to that call, even with two calls in flight", async () => {
+    const seen: Pick<InputContext, "assigns" | "relatedRequestId">[] = [];
+    const { srv, server } = await setup({ listRoots: (ctx) => (seen.push({ assigns: ctx.assigns, relatedRequestId: ctx.relatedRequestId }), { roots: [] }) });
+    const first = server.callTool("a", {}, { assigns: { turn: 1 } });
+    const second = server.callTool("b", {}, { assigns: { turn: 2 } });
+    const pendingA = await srv.nextPending((m) => (m.params as { name?: string } | undefined)?.name === "a");
+    const pendingB = await srv.nextPending((m) => (m.params as { name?: string } | undefined)?.name === "b");
+    pendingB.write({ jsonrpc: "2.0", id: "ask-1", method: "roots/list" });
+    const answer = await srv.nextRequest(responseTo("ask-1"));
+    expect(answer.json).toEqual({ jsonrpc: "2.0", id: "ask-1", result: { roots: [] } });
+    expect(answer.headers["mcp-session-id"]).toBe("s-1");
+    expect(seen).toEqual([{ assigns: { turn: 2 }, relatedRequestId: pendingB.id }]);
+    pendingA.respond({ content: [] });
+    pendingB.respond({ content: [] });
+    await Promise.all([first, second]);
+  });
+
+  it("a request on the standalone GET stream belongs to no call", async () => {
+    const seen: Pick<InputContext, "assigns" | "relatedRequestId">[] = [];
+    const { srv, server } = await setup({ listRoots: (ctx) => (seen.push({ assigns: ctx.assigns, relatedRequestId: ctx.relatedRequestId }), { roots: [] }) }, true);
+    await srv.nextGetStream();
+    const call = server.callTool("a", {}, { assigns: { turn: 1 } });
+    const pending = await srv.nextPending("tools/call");
+    srv.pushGet({ jsonrpc: "2.0", id: "ask-2", method: "roots/list" });
+    await srv.nextRequest(responseTo("ask-2"));
+    expect(seen).toEqual([{ assigns: { who: "client" }, relatedRequestId: null }]);
+    pending.respond({ content: [] });
+    await call;
+  });
+
+  it("URL elicitation: the HTTP server's origin is known, and connect's elicitation.origin overrides it", async () => {
+    const contexts: Record<string, unknown>[] = [];
+    const handler: Handler = {
+      elicitationModes: ["url"],
+      handleElicitation: (_params, ctx) => (contexts.push(ctx as unknown as Record<string, unknown>), { action: "decline" }),
+    };
+    const { srv, server } = await setup(handler);
+    expect(server.origin).toBe(new URL(srv.url).origin);
+    const call = server.callTool("a");
+    const pending = await srv.nextPending("tools/call");
+    pending.write({ jsonrpc: "2.0", id: "ask-3", method: "elicitation/create", params: { mode: "url", message: "go", url: "https://example.com/x", elicitationId: "e" } });
+    await srv.nextRequest(responseTo("ask-3"));
+    expect(contexts[0]).toMatchObject({ originMismatch: true, host: "example.com" });
+    pending.respond({ content: [] });
+    await call;
+
+    const srv2 = await startRawHttp();
+    cleanups.push(() => srv2.close());
+    srv2.handle("tools/call", () => undefined);
+    const client = new Client({ name: "host", version: "1", handler, logger: capturingLogger() });
+    cleanups.push(() => client.close());
+    const other = await client.connect("web2", { url: srv2.url }, { elicitation: { origin: "https://example.com" } });
+    const call2 = other.callTool("a");
+    const pending2 = await srv2.nextPending("tools/call");
+    pending2.write({ jsonrpc: "2.0", id: "ask-4", method: "elicitation/create", params: { mode: "url", message: "go", url: "https://example.com/y", elicitationId: "f" } });
+    await srv2.nextRequest(responseTo("ask-4"));
+    expect(contexts[1]).toMatchObject({ originMismatch: false });
+    pending2.respond({ content: [] });
+    await call2;
+  });
+});
