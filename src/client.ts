@@ -9,6 +9,7 @@ import { LogGate } from "./input/logs.js";
 import { NotificationQueue } from "./input/notification-queue.js";
 import { InputPipeline } from "./input/pipeline.js";
 import { dispatchServerRequest } from "./input/server-requests.js";
+import { supervise } from "./input/supervisor.js";
 import type { InputFeatures } from "./protocol/capabilities.js";
 import { Connection, type ConnectionHooks } from "./protocol/connection.js";
 import type { Implementation } from "./protocol/types/index.js";
@@ -16,6 +17,8 @@ import { CONNECT_DEFAULTS, resolveClientOptions, type ClientOptions, type Connec
 import { ServerHandle } from "./server.js";
 import { createTransport, type ServerTarget } from "./targets.js";
 import { ClientError, InvalidArgumentError } from "./util/errors.js";
+
+const NEVER_ABORTED = new AbortController().signal;
 
 export interface ServerNotification {
   serverId: string;
@@ -209,13 +212,15 @@ export class Client {
     for (const listener of this.listeners) await this.guard(() => listener(notification));
   }
 
-  /** Runs one hook; a throw is logged and skipped, so the next hook still runs. */
+  /**
+   * Runs one hook; a throw is logged and skipped, so the next hook still runs. A hook that does
+   * not settle within `handlerTimeout.default` is left behind, so that one stuck hook cannot
+   * stall every later notification.
+   */
   private async guard(hook: () => unknown): Promise<void> {
-    try {
-      await hook();
-    } catch (error) {
-      this.options.logger.warn("a notification hook threw; skipped", { error });
-    }
+    const outcome = await supervise(() => hook(), this.options.handlerTimeout.default, NEVER_ABORTED);
+    if (outcome.status === "threw") this.options.logger.warn("a notification hook threw; skipped", { error: outcome.error });
+    if (outcome.status === "timeout") this.options.logger.warn(`a notification hook did not finish within ${outcome.ms} ms; moved on`);
   }
 
   private forget(serverId: string, handle: ServerHandle): void {

@@ -79,13 +79,31 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     logger: options.logger ?? stderrLogger,
     requestTimeout: positive("requestTimeout", options.requestTimeout ?? 60_000),
     maxServerRequests: positiveInteger("maxServerRequests", options.maxServerRequests ?? d.maxServerRequests),
-    handlerTimeout: { ...d.handlerTimeout, ...options.handlerTimeout },
-    inputRateLimit: { ...d.inputRateLimit, ...options.inputRateLimit },
-    logRateLimit: { ...d.logRateLimit, ...options.logRateLimit },
-    sampling: { ...d.sampling, ...options.sampling },
+    handlerTimeout: {
+      default: positive("handlerTimeout.default", options.handlerTimeout?.default ?? d.handlerTimeout.default),
+      elicitation: positive("handlerTimeout.elicitation", options.handlerTimeout?.elicitation ?? d.handlerTimeout.elicitation),
+    },
+    inputRateLimit: rate("inputRateLimit", { ...d.inputRateLimit, ...options.inputRateLimit }),
+    logRateLimit: rate("logRateLimit", { ...d.logRateLimit, ...options.logRateLimit }),
+    sampling: sampling({ ...d.sampling, ...options.sampling }),
     maxInputRounds: positiveInteger("maxInputRounds", options.maxInputRounds ?? d.maxInputRounds),
     maxQueuedNotifications: positiveInteger("maxQueuedNotifications", options.maxQueuedNotifications ?? d.maxQueuedNotifications),
   };
+}
+
+function rate(name: string, limit: RateLimit): RateLimit {
+  positive(`${name}.perSecond`, limit.perSecond);
+  positive(`${name}.burst`, limit.burst);
+  return limit;
+}
+
+function sampling(options: SamplingOptions): SamplingOptions {
+  positiveInteger("sampling.maxTokens", options.maxTokens);
+  if (!Number.isInteger(options.maxToolIterations) || options.maxToolIterations < 0) {
+    throw new InvalidArgumentError("Client option `sampling.maxToolIterations` must be a non-negative integer");
+  }
+  if (!Number.isInteger(options.rejectionCode)) throw new InvalidArgumentError("Client option `sampling.rejectionCode` must be an integer");
+  return options;
 }
 
 function positive(name: string, value: number): number {

@@ -30,6 +30,10 @@ export function checkElicitation(
   if (!modes.includes(mode)) return refuse(INVALID_PARAMS, `elicitation mode "${mode}" was not declared by this client`);
   if (typeof params.message !== "string") return refuse(INVALID_PARAMS, "message must be a string");
   if (mode === "url") {
+    // 2025-11-25 requires an id for each URL elicitation (gone in 2026-07-28).
+    if (version === "2025-11-25" && (typeof params.elicitationId !== "string" || params.elicitationId === "")) {
+      return refuse(INVALID_PARAMS, "a URL elicitation needs an elicitationId");
+    }
     const vetted = vetUrl(params.url, serverOrigin);
     if (!vetted.ok) return vetted;
     return { ok: true, value: { mode, params: params as ElicitUrlParams, vetted: vetted.value } };

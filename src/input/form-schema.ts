@@ -10,6 +10,7 @@
  */
 import type { ProtocolVersion } from "../protocol/versions.js";
 import { isObject } from "../util/json.js";
+import { setOwn } from "../util/sanitize.js";
 import { pass, refuse, type Verdict } from "./refusal.js";
 
 const INVALID_PARAMS = -32602;
@@ -43,8 +44,15 @@ export function checkFormSchema(schema: unknown, version: ProtocolVersion): Verd
     if (!isObject(property)) return refuse(INVALID_PARAMS, `requestedSchema property "${name}": not a schema object`);
     const kind = fieldKind(property, version);
     if (typeof kind === "string") return refuse(INVALID_PARAMS, `requestedSchema property "${name}": ${kind}`);
-    fields.push({ name, kind, schema: property });
+    const field: Field = { name, kind, schema: property };
+    if (property.default !== undefined && version !== "2025-06-18") {
+      const problem = valueProblem(field, property.default);
+      if (problem !== undefined) return refuse(INVALID_PARAMS, `requestedSchema property "${name}": its default ${problem}`);
+    }
+    fields.push(field);
   }
+  const missing = required.find((name) => !fields.some((field) => field.name === name));
+  if (missing !== undefined) return refuse(INVALID_PARAMS, `requestedSchema.required names "${missing}", which is not a property`);
   return pass({ fields, required });
 }
 
@@ -152,7 +160,7 @@ export function checkAnswer(form: Form, content: unknown, version: ProtocolVersi
     if (value === undefined) continue;
     const problem = valueProblem(field, value);
     if (problem !== undefined) return { ok: false, reason: `"${field.name}" ${problem}` };
-    out[field.name] = value as FormContent[string];
+    setOwn(out, field.name, value);
   }
   for (const name of form.required) if (!(name in out)) return { ok: false, reason: `the required field "${name}" is missing` };
   return { ok: true, content: out };
@@ -199,7 +207,10 @@ const FORMAT_CHECKS: Readonly<Record<string, (value: string) => boolean>> = {
     }
   },
   date: (v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && isRealDate(v),
-  "date-time": (v) => /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.test(v) && isRealDate(v.slice(0, 10)),
+  // RFC 3339: hours 00–23, minutes 00–59, seconds up to 60 (a leap second), offsets within a day.
+  "date-time": (v) =>
+    /^\d{4}-\d{2}-\d{2}[Tt]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/.test(v) &&
+    isRealDate(v.slice(0, 10)),
 };
 
 function isRealDate(day: string): boolean {

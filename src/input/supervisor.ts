@@ -9,6 +9,8 @@ export type Supervised<T> =
   | { status: "timeout"; ms: number }
   | { status: "aborted"; reason: unknown };
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export class HandlerTimeoutError extends Error {
   constructor(readonly ms: number) {
     super(`the handler did not answer within ${ms} ms`);
@@ -33,7 +35,11 @@ export function supervise<T>(
       resolve(outcome);
     };
     const onAbort = (): void => finish({ status: "aborted", reason: outer.reason as unknown }, outer.reason as unknown);
-    const timer = setTimeout(() => finish({ status: "timeout", ms: timeoutMs }, new HandlerTimeoutError(timeoutMs)), timeoutMs);
+    // Beyond Node's timer range (Infinity included) a delay would fire at once: no deadline then.
+    const timer =
+      timeoutMs <= MAX_TIMER_MS
+        ? setTimeout(() => finish({ status: "timeout", ms: timeoutMs }, new HandlerTimeoutError(timeoutMs)), timeoutMs)
+        : undefined;
     outer.addEventListener("abort", onAbort, { once: true });
     try {
       Promise.resolve(run(controller.signal)).then(

@@ -22,7 +22,13 @@ export function safeText(text: string, max = MAX_TEXT): string {
   let clean = NEEDS_WORK.test(text)
     ? text.replace(ANSI, "").replace(WHITESPACE_CONTROLS, " ").replace(FORBIDDEN, "")
     : text;
-  if (clean.length > max) clean = `${clean.slice(0, max - 1)}…`;
+  if (clean.length > max) {
+    // Never cut between the two halves of a surrogate pair: that would leave invalid text.
+    let end = max - 1;
+    const last = clean.charCodeAt(end - 1);
+    if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+    clean = `${clean.slice(0, end)}…`;
+  }
   return clean;
 }
 
@@ -36,6 +42,15 @@ export function safeValue(value: unknown, depth = 0): unknown {
   if (depth >= MAX_DEPTH) return "[…]";
   if (Array.isArray(value)) return value.map((item) => safeValue(item, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[safeText(key)] = safeValue(item, depth + 1);
+  for (const [key, item] of Object.entries(value)) setOwn(out, safeText(key), safeValue(item, depth + 1));
   return out;
+}
+
+/**
+ * Adds a member even when its name is `__proto__`, which plain assignment would take as a new
+ * prototype for `target` (a server could then plant inherited members in what a hook reads).
+ */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }

@@ -500,6 +500,26 @@ describe("notifications and logs", () => {
     expect(logger.warnings("threw")).toHaveLength(1);
   });
 
+  it("moves on from a hook that never settles once handlerTimeout.default passes", async () => {
+    const got: string[] = [];
+    const { raw, logger } = await setup({
+      handleNotification: (method) => {
+        got.push(method);
+        return method.endsWith("stuck") ? new Promise(() => {}) : undefined;
+      },
+    });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    await notify(raw, "notifications/x/stuck");
+    await notify(raw, "notifications/x/after");
+    // The answer to a ping comes after the client has read (and queued) what preceded it.
+    await ask(raw, "ping");
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(got).toEqual(["notifications/x/stuck"]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(got).toEqual(["notifications/x/stuck", "notifications/x/after"]);
+    expect(logger.warnings("did not finish")).toHaveLength(1);
+  });
+
   it("drops notifications beyond 1 000 waiting, and counts them", async () => {
     let release!: () => void;
     const blocked = new Promise<void>((resolve) => (release = resolve));

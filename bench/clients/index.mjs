@@ -1,0 +1,6 @@
+// The clients every scenario runs, in the order of each interleaved round.
+import * as conduit from "./conduit.mjs";
+import * as sdk from "./sdk.mjs";
+import * as raw from "./raw.mjs";
+
+export const CLIENTS = [conduit, sdk, raw];
