@@ -1,6 +1,6 @@
 // The Handler over Streamable HTTP (legacy): a server request belongs to the call whose POST
 // stream carried it; one on the standalone GET stream belongs to no call. Answers are POSTed.
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { Client, type Handler, type InputContext, type ServerHandle } from "../../src/index.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { startRawHttp, type JsonObject, type RawHttpServer, type RecordedRequest } from "../helpers/raw-http.js";
@@ -85,3 +85,53 @@ describe("the related call over HTTP", () => {
     await call2;
   });
 });
+
+describe("the Handler's bounds over HTTP", () => {
+  const answersTo = (srv: RawHttpServer, id: string) => srv.requests.filter(responseTo(id));
+
+  it("answers the 9th concurrent request -32000, a crash -32603, and nothing to a cancelled request", async () => {
+    const releases: (() => void)[] = [];
+    const signals: AbortSignal[] = [];
+    const { srv } = await setup(
+      {
+        listRoots: (ctx) => {
+          signals.push(ctx.signal);
+          return new Promise((resolve) => releases.push(() => resolve({ roots: [] })));
+        },
+        handleElicitation: () => {
+          throw new Error("internal detail that must stay here");
+        },
+      },
+      true,
+    );
+    await srv.nextGetStream();
+    for (let i = 1; i <= 9; i++) srv.pushGet({ jsonrpc: "2.0", id: `r${i}`, method: "roots/list" });
+    const busy = await srv.nextRequest(responseTo("r9"));
+    expect((busy.json as JsonObject).error).toMatchObject({ code: -32000 });
+    srv.pushGet({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "r1" } });
+    await vi.waitFor(() => expect(signals[0]!.aborted).toBe(true));
+    srv.pushGet({ jsonrpc: "2.0", id: "e1", method: "elicitation/create", params: { message: "x", requestedSchema: { type: "object", properties: {} } } });
+    const crash = await srv.nextRequest(responseTo("e1"));
+    expect((crash.json as JsonObject).error).toMatchObject({ code: -32603 });
+    expect(crash.body).not.toContain("internal detail");
+    for (const release of releases) release();
+    await srv.nextRequest(responseTo("r8"));
+    expect(answersTo(srv, "r1")).toEqual([]);
+  });
+
+  it("passes 100 log lines of a burst from the GET stream and drops the rest", async () => {
+    const logs: unknown[] = [];
+    const { srv, server } = await setup({ handleLog: (_level, params) => logs.push(params.data) }, true);
+    await srv.nextGetStream();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      for (let i = 0; i < 120; i++) srv.pushGet({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: i } });
+      await vi.waitFor(() => expect(server.stats().logsDropped).toBe(20));
+    } finally {
+      vi.useRealTimers();
+    }
+    await vi.waitFor(() => expect(logs).toHaveLength(100));
+    expect(logs.at(-1)).toBe(99);
+  });
+});
+

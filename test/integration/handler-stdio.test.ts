@@ -412,10 +412,22 @@ describe("elicitation checks", () => {
     expect((await ask(raw, "elicitation/create", formParams())).result).toEqual({ action: "accept", content: { name: "Ada", subscribe: true } });
   });
 
-  it("does not fill defaults in 2025-06-18, and declares plain elicitation there", async () => {
+  it("does not fill defaults in 2025-06-18", async () => {
     const { raw } = await setup({ handleElicitation: () => ({ action: "accept", content: { name: "Ada" } }) }, {}, {}, { protocolVersion: "2025-06-18" });
+    // The capabilities of `initialize` follow the offered version, 2025-11-25.
     expect((raw.messages[0] as { params: { capabilities: unknown } }).params.capabilities).toEqual({ elicitation: { form: {} } });
     expect((await ask(raw, "elicitation/create", formParams())).result).toEqual({ action: "accept", content: { name: "Ada" } });
+  });
+
+  it("declares plain elicitation when 2025-06-18 is offered, and refuses URL mode there", async () => {
+    const { raw } = await setup(
+      { elicitationModes: ["form", "url"], handleElicitation: () => ({ action: "accept" }) },
+      {},
+      { protocolVersion: "2025-06-18" },
+    );
+    expect((raw.messages[0] as { params: { capabilities: unknown } }).params.capabilities).toEqual({ elicitation: {} });
+    const answer = await ask(raw, "elicitation/create", { mode: "url", message: "Go", url: "https://example.com/" });
+    expect(answer.error).toMatchObject({ code: -32602 });
   });
 
   it("a decline is a result, and carries no content", async () => {
