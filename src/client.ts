@@ -8,14 +8,16 @@ import type { NotificationContext } from "./input/handler.js";
 import { LogGate } from "./input/logs.js";
 import { NotificationQueue } from "./input/notification-queue.js";
 import { InputPipeline } from "./input/pipeline.js";
+import { answerInputRequests } from "./input/input-requests.js";
 import { dispatchServerRequest } from "./input/server-requests.js";
 import { supervise } from "./input/supervisor.js";
 import type { InputFeatures } from "./protocol/capabilities.js";
 import { Connection, type ConnectionHooks } from "./protocol/connection.js";
 import type { Implementation } from "./protocol/types/index.js";
+import type { Era } from "./protocol/versions.js";
 import { CONNECT_DEFAULTS, resolveClientOptions, type ClientOptions, type ConnectOptions, type ResolvedClientOptions } from "./options.js";
 import { ServerHandle } from "./server.js";
-import { createTransport, type ServerTarget } from "./targets.js";
+import { createTransport, targetKey, type ServerTarget } from "./targets.js";
 import { ClientError, InvalidArgumentError } from "./util/errors.js";
 
 const NEVER_ABORTED = new AbortController().signal;
@@ -42,6 +44,8 @@ export class Client {
   private readonly pipeline: InputPipeline;
   private readonly queue: NotificationQueue;
   private readonly features: InputFeatures;
+  /** The era each target was found to speak, so that later connects go straight to it. */
+  private readonly eras = new Map<string, Era>();
   private closing: Promise<void> | undefined;
 
   constructor(options: ClientOptions) {
@@ -81,6 +85,7 @@ export class Client {
       throw new ClientError("usage", `a server with id "${serverId}" is already connected`, { serverId });
     }
     const transport = createTransport(target, options, this.options.logger);
+    const key = targetKey(target);
     const input: ServerInput = {
       budget: new InputBudget(this.options.inputRateLimit, this.options.maxServerRequests),
       logs: new LogGate(this.options.logRateLimit),
@@ -95,9 +100,13 @@ export class Client {
         clientInfo: this.clientInfo,
         features: this.features,
         protocolVersion: options.protocolVersion,
+        remembered: this.eras.get(key),
+        probeTimeout: options.probeTimeout ?? CONNECT_DEFAULTS.probeTimeout,
         connectTimeout: options.connectTimeout ?? CONNECT_DEFAULTS.connectTimeout,
         signal: options.signal,
         requestTimeout: this.options.requestTimeout,
+        maxInputRounds: this.options.maxInputRounds,
+        logLevel: options.logLevel,
       },
       this.hooks(serverId, input, ref),
     );
@@ -115,6 +124,7 @@ export class Client {
       handle.markClosed(undefined);
       throw error instanceof ClientError ? error.withServer(serverId) : error;
     }
+    if (options.protocolVersion === undefined) this.eras.set(key, connection.era);
     handle.markReady();
     return handle;
   }
@@ -174,6 +184,15 @@ export class Client {
           },
           request,
           related,
+        );
+      },
+      answerInputs: (requests, call) => {
+        const connection = ref.connection!;
+        return answerInputRequests(
+          this.pipeline,
+          { serverId, version: connection.version, origin: input.origin, budget: input.budget, assigns: this.options.assigns },
+          requests,
+          call,
         );
       },
       notification: (method, params) => {

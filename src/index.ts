@@ -2,6 +2,7 @@ export { Client, type NotificationListener, type ServerNotification } from "./cl
 export { ServerHandle, type CallOptions, type ListOptions, type ServerState, type ServerStats } from "./server.js";
 export type { ClientOptions, ConnectOptions } from "./options.js";
 export type { ServerTarget } from "./targets.js";
+export type { ListenFilter, Subscription } from "./protocol/subscriptions.js";
 export type { StdioTarget } from "./transport/stdio.js";
 export type { HttpTarget } from "./transport/http.js";
 export type { FetchLike } from "./transport/http-exchange.js";

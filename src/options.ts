@@ -4,6 +4,7 @@
  */
 import { INPUT_DEFAULTS, type HandlerTimeouts, type InputOptions, type SamplingOptions } from "./input/options.js";
 import type { Handler } from "./input/handler.js";
+import type { LoggingLevel } from "./protocol/types/index.js";
 import type { ProtocolVersion } from "./protocol/versions.js";
 import { InvalidArgumentError } from "./util/errors.js";
 import { stderrLogger, type Logger } from "./util/logger.js";
@@ -45,6 +46,8 @@ export interface ConnectOptions {
   closeGracePeriod?: number | undefined;
   /** stdio: receives what the server writes to stderr. */
   onStderr?: ((text: string) => void) | undefined;
+  /** Modern era: ask for log entries at this level and above on every request (none by default). */
+  logLevel?: LoggingLevel | undefined;
 }
 
 export interface ResolvedClientOptions extends InputOptions {

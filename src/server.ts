@@ -8,6 +8,7 @@
  */
 import { checkCallTool, checkComplete, checkGetPrompt, checkListPrompts, checkListResourceTemplates, checkListResources, checkListTools, checkReadResource, checkResult, type Checked } from "./protocol/results.js";
 import type { CallOptions, Connection } from "./protocol/connection.js";
+import type { ListenFilter, Subscription } from "./protocol/subscriptions.js";
 import { allPages } from "./protocol/pagination.js";
 import type {
   CallToolResult,
@@ -114,8 +115,10 @@ export class ServerHandle {
     return this.every((cursor) => this.listToolsPage(cursor, options), (page) => page.tools);
   }
 
-  listToolsPage(cursor?: string, options?: ListOptions): Promise<ListToolsResult> {
-    return this.list("tools/list", cursor, options, checkListTools);
+  async listToolsPage(cursor?: string, options?: ListOptions): Promise<ListToolsResult> {
+    const page = await this.list("tools/list", cursor, options, checkListTools);
+    const tools = this.connection.acceptTools(page.tools);
+    return tools.length === page.tools.length ? page : { ...page, tools };
   }
 
   listResources(options?: ListOptions): Promise<Resource[]> {
@@ -185,6 +188,21 @@ export class ServerHandle {
   async unsubscribeResource(uri: string, options?: ListOptions): Promise<void> {
     requireString("resource uri", uri);
     await this.send("resources/unsubscribe", { uri }, options, (raw) => checkResult(raw, "resources/unsubscribe"));
+  }
+
+  /**
+   * Modern era: hears of list changes and resource updates through `subscriptions/listen`.
+   * Resolves once the server acknowledged; its notifications reach the Handler and the
+   * client's subscribers like any other. (Legacy servers send list changes unasked, and
+   * resource updates after `subscribeResource`.)
+   */
+  async listen(filter: ListenFilter, options: { ackTimeout?: number } = {}): Promise<Subscription> {
+    if (typeof filter !== "object" || filter === null) throw new InvalidArgumentError("listen needs a filter object");
+    try {
+      return await this.connection.listen(filter, options.ackTimeout);
+    } catch (error) {
+      throw error instanceof ClientError ? error.withServer(this.id) : error;
+    }
   }
 
   /** Ends the connection (stdio: the process group too). Idempotent. */

@@ -26,3 +26,11 @@ export function createTransport(target: ServerTarget, options: ConnectOptions, l
   if ("url" in target) return new HttpTransport(target, { logger, maxMessageBytes });
   throw new InvalidArgumentError("a server target needs either `command` (stdio) or `url` (Streamable HTTP)");
 }
+
+/** Identifies a target across connects, for remembering the era it speaks. */
+export function targetKey(target: ServerTarget): string {
+  if ("command" in target) {
+    return JSON.stringify(["stdio", target.command, target.args ?? [], target.cwd ?? "", target.env ?? {}, target.inheritEnv === true]);
+  }
+  return JSON.stringify(["http", String(target.url)]);
+}

@@ -1,28 +1,31 @@
 /**
  * One negotiated connection to one server: the rpc peer over its transport, the era and
- * version agreed on, and what the server declared. It sends the client's requests under the
- * rules of the negotiated version and routes what the server sends: `ping` is answered here,
- * other server requests and notifications go to the hooks of the layer above.
+ * version agreed on (negotiate.ts), and what the server declared. It sends the client's
+ * requests under the rules of that version and routes what the server sends: `ping` is
+ * answered here; legacy server requests and notifications go to the hooks of the layer above;
+ * a modern server's requests, which the spec forbids, are logged and left unanswered.
  *
  * States: negotiating → ready → closed.
  */
 import { ClientError, ErrorCode } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
 import type { InboundRequest } from "../rpc/inbound-request.js";
-import type { PendingCall, RequestOptions } from "../rpc/pending-call.js";
+import type { PendingCall } from "../rpc/pending-call.js";
 import { RpcPeer } from "../rpc/peer.js";
 import { HttpTransport } from "../transport/http.js";
 import type { Transport } from "../transport/transport.js";
+import type { CallOptions } from "./call-options.js";
 import { clientCapabilities, type InputFeatures } from "./capabilities.js";
-import { initialize, type Negotiated } from "./initialize.js";
+import { initialize } from "./initialize.js";
 import { CALL_METHODS, unavailableReason } from "./methods.js";
-import type { Implementation, ServerCapabilities } from "./types/index.js";
-import { LEGACY_VERSIONS, eraOf, isLegacyVersion, type Era, type LegacyVersion, type ProtocolVersion } from "./versions.js";
+import { ModernCodec } from "./modern.js";
+import type { AnswerInputs } from "./mrtr.js";
+import { negotiate, type Negotiated } from "./negotiate.js";
+import { Subscriptions, type ListenFilter, type Subscription } from "./subscriptions.js";
+import type { Implementation, LoggingLevel, ServerCapabilities, Tool } from "./types/index.js";
+import type { Era, LegacyVersion, ProtocolVersion } from "./versions.js";
 
-export interface CallOptions extends RequestOptions {
-  /** Handler context for server input tied to this call. */
-  assigns?: unknown;
-}
+export type { CallOptions } from "./call-options.js";
 
 export interface ConnectionSettings {
   serverId: string;
@@ -31,18 +34,27 @@ export interface ConnectionSettings {
   features: InputFeatures;
   /** Speak exactly this version, or fail. */
   protocolVersion?: ProtocolVersion | undefined;
+  /** The era an earlier connect to the same target found. */
+  remembered?: Era | undefined;
+  /** How long a stdio `server/discover` probe may stay unanswered. */
+  probeTimeout: number;
   /** Bound on the handshake. */
   connectTimeout: number;
   signal?: AbortSignal | undefined;
   /** Per-request timeout when a call gives none. */
   requestTimeout: number;
+  maxInputRounds: number;
+  /** Modern era: the log level asked for on every request that names none. */
+  logLevel?: LoggingLevel | undefined;
 }
 
 export interface ConnectionHooks {
-  /** A server request other than `ping` (legacy); `related` is the call it belongs to. */
+  /** A legacy server request other than `ping`; `related` is the call it belongs to. */
   serverRequest(request: InboundRequest, related: PendingCall | undefined): void;
   /** A notification the protocol layer does not consume. */
   notification(method: string, params: Record<string, unknown>): void;
+  /** Answers a round of modern input requests (MRTR). */
+  answerInputs: AnswerInputs;
   /** The connection ended; `error` is undefined when the client closed it. */
   closed(error: ClientError | undefined): void;
 }
@@ -51,6 +63,8 @@ export class Connection {
   readonly peer: RpcPeer;
   private state: "negotiating" | "ready" | "closed" = "negotiating";
   private negotiated: Negotiated | undefined;
+  private modern: ModernCodec | undefined;
+  private subscriptions: Subscriptions | undefined;
 
   constructor(
     readonly transport: Transport,
@@ -66,7 +80,7 @@ export class Connection {
   }
 
   get era(): Era {
-    return eraOf(this.version);
+    return this.need().era;
   }
 
   get version(): ProtocolVersion {
@@ -90,11 +104,23 @@ export class Connection {
     try {
       await this.peer.start({
         request: (request) => this.onServerRequest(request),
-        notification: (method, params) => this.onNotification(method, params),
+        notification: (method, params) => this.onNotification(method, params ?? {}),
         closed: (error) => this.onClosed(error),
       });
-      this.negotiated = await this.negotiateLegacy();
-      this.afterLegacyHandshake();
+      const http = this.transport instanceof HttpTransport ? this.transport : undefined;
+      this.negotiated = await negotiate({
+        peer: this.peer,
+        transport: this.transport,
+        clientInfo: this.settings.clientInfo,
+        features: this.settings.features,
+        pin: this.settings.protocolVersion,
+        remembered: this.settings.remembered,
+        probeTimeout: this.settings.probeTimeout,
+        connectTimeout: this.settings.connectTimeout,
+        signal: this.settings.signal,
+      });
+      if (this.negotiated.era === "modern") this.becomeModern(http);
+      else this.becomeLegacy(http);
       this.state = "ready";
     } catch (error) {
       await this.close();
@@ -108,6 +134,7 @@ export class Connection {
     if (reason !== undefined) {
       return Promise.reject(new ClientError("unsupported", reason, { serverId: this.settings.serverId }));
     }
+    if (this.modern !== undefined) return this.modern.request(method, params, options);
     return this.peer.request(method, params, {
       ...options,
       timeout: options.timeout ?? this.settings.requestTimeout,
@@ -119,47 +146,61 @@ export class Connection {
     if (this.state === "ready") this.peer.notify(method, params);
   }
 
+  /** Modern era: opens a `subscriptions/listen` subscription. */
+  listen(filter: ListenFilter, ackTimeout?: number): Promise<Subscription> {
+    if (this.state !== "ready") return Promise.reject(this.notReady("subscriptions/listen"));
+    if (this.subscriptions === undefined) {
+      return Promise.reject(new ClientError("unsupported", `subscriptions/listen does not exist in protocol version ${this.version} (legacy era)`, {
+        serverId: this.settings.serverId,
+      }));
+    }
+    return this.subscriptions.listen(filter, ackTimeout ?? this.settings.requestTimeout);
+  }
+
+  /** The tools of a `tools/list` page a client may expose (modern HTTP drops invalid ones). */
+  acceptTools(tools: Tool[]): Tool[] {
+    return this.modern?.acceptTools(tools) ?? tools;
+  }
+
   async close(): Promise<void> {
     if (this.state === "closed") return;
     this.state = "closed";
+    this.subscriptions?.endAll(undefined);
     await this.transport.close();
   }
 
-  // ---- negotiation -----------------------------------------------------------------------------
+  // ---- after negotiation -----------------------------------------------------------------------
 
-  private legacyOffer(): { offered: LegacyVersion; accepted: readonly LegacyVersion[] } {
-    const pin = this.settings.protocolVersion;
-    if (pin === undefined) return { offered: LEGACY_VERSIONS[0], accepted: LEGACY_VERSIONS };
-    if (!isLegacyVersion(pin)) {
-      throw new ClientError("unsupported", `protocol version ${pin} is not available on this connection`, {
-        serverId: this.settings.serverId,
-      });
-    }
-    return { offered: pin, accepted: [pin] };
-  }
-
-  private negotiateLegacy(): Promise<Negotiated> {
-    const { offered, accepted } = this.legacyOffer();
-    return initialize(this.peer, {
-      offered,
-      accepted,
-      // DESIGN: capabilities in `initialize` follow the offered version.
-      capabilities: clientCapabilities(this.settings.features, offered),
-      clientInfo: this.settings.clientInfo,
-      timeout: this.settings.connectTimeout,
-      signal: this.settings.signal,
+  private becomeModern(http: HttpTransport | undefined): void {
+    // Modern clients never send responses, and over HTTP a closed stream is the cancellation.
+    this.peer.options.answerInvalid = false;
+    this.peer.options.cancelWithNotification = http === undefined;
+    http?.configure({ protocolVersion: this.version, sessions: false });
+    this.modern = new ModernCodec(this.peer, {
+      serverId: this.settings.serverId,
+      logger: this.settings.logger,
+      http: http !== undefined,
+      envelope: {
+        version: this.version,
+        clientInfo: this.settings.clientInfo,
+        capabilities: clientCapabilities(this.settings.features, this.version),
+      },
+      requestTimeout: this.settings.requestTimeout,
+      maxInputRounds: this.settings.maxInputRounds,
+      logLevel: this.settings.logLevel,
+      answer: this.hooks.answerInputs,
     });
+    this.subscriptions = new Subscriptions(this.peer, this.modern, http === undefined);
   }
 
-  private afterLegacyHandshake(): void {
-    const transport = this.transport;
+  private becomeLegacy(http: HttpTransport | undefined): void {
     // Over HTTP the negotiated version's header must already be on `notifications/initialized`.
-    if (transport instanceof HttpTransport) {
-      transport.configure({ protocolVersion: this.version, sessions: true });
-      transport.onSessionExpired(() => this.renewSession());
+    if (http !== undefined) {
+      http.configure({ protocolVersion: this.version, sessions: true });
+      http.onSessionExpired(() => this.renewSession());
     }
     this.peer.notify("notifications/initialized");
-    if (transport instanceof HttpTransport) transport.openStandaloneStream();
+    http?.openStandaloneStream();
   }
 
   /** The HTTP session expired (404): a fresh handshake, which must land on the same version. */
@@ -172,13 +213,19 @@ export class Connection {
       clientInfo: this.settings.clientInfo,
       timeout: this.settings.connectTimeout,
     });
-    this.negotiated = renewed;
+    this.negotiated = { era: "legacy", ...renewed };
     this.peer.notify("notifications/initialized");
   }
 
   // ---- inbound ---------------------------------------------------------------------------------
 
   private onServerRequest(request: InboundRequest): void {
+    if (this.negotiated?.era === "modern") {
+      // 2026-07-28: servers MUST NOT send requests, and clients never send responses.
+      this.settings.logger.warn(`server "${this.settings.serverId}" sent a request (${request.method}) on a modern connection; ignored`);
+      request.abandon(undefined);
+      return;
+    }
     if (request.method === "ping") return request.respond({});
     if (this.state !== "ready") {
       request.fail(ErrorCode.InvalidRequest, "the client is not initialised yet");
@@ -200,17 +247,20 @@ export class Connection {
     return this.transport.kind === "stdio" ? this.peer.soleCall() : undefined;
   }
 
-  private onNotification(method: string, params: Record<string, unknown> | undefined): void {
+  private onNotification(method: string, params: Record<string, unknown>): void {
+    if (this.subscriptions?.consume(method, params) === true) return;
     if (method === "notifications/cancelled") {
       this.settings.logger.debug("a cancellation for no request in progress was ignored", { params });
       return;
     }
-    this.hooks.notification(method, params ?? {});
+    this.hooks.notification(method, params);
   }
 
   private onClosed(error: ClientError | undefined): void {
     this.state = "closed";
-    this.hooks.closed(error?.withServer(this.settings.serverId));
+    const named = error?.withServer(this.settings.serverId);
+    this.subscriptions?.endAll(named);
+    this.hooks.closed(named);
   }
 
   private need(): Negotiated {

@@ -45,7 +45,7 @@ function checkInitializeResult(raw: unknown, request: InitializeRequest): Negoti
   if (typeof version !== "string") throw protocolError(`${field(path, "protocolVersion")} must be a string`, raw);
   if (!isLegacyVersion(version) || !request.accepted.includes(version)) {
     throw new ClientError(
-      "protocol",
+      "unsupported",
       `the server chose protocol version "${version}", which this connection cannot speak ` +
         `(offered ${request.offered}; accepted ${request.accepted.join(", ")})`,
       { data: raw },

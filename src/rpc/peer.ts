@@ -24,9 +24,9 @@ export interface PeerHandlers {
 }
 
 export interface PeerOptions {
-  serverId: string;
-  logger: Logger;
-  /** Answer unparseable or invalid messages with -32700/-32600 (legacy) or only log them. */
+  readonly serverId: string;
+  readonly logger: Logger;
+  /** Answer unparseable or invalid messages with -32700/-32600 (legacy) or only log them (modern). */
   answerInvalid: boolean;
   /** Cancel by sending notifications/cancelled (legacy, stdio) or only by abandoning the reply. */
   cancelWithNotification: boolean;
@@ -89,6 +89,7 @@ export class RpcPeer implements TransportSink {
     if (this.closedWith !== undefined) return Promise.reject(this.closedWith);
     if (init.signal?.aborted === true) return Promise.reject(this.cancelledError(method, init.signal));
     const id = this.nextId++;
+    init.onId?.(id);
     const call = new PendingCall(id, method, init);
     const promise = new Promise<unknown>((resolve, reject) => {
       call.resolve = resolve;

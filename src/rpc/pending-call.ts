@@ -31,6 +31,8 @@ export interface PendingCallInit extends RequestOptions {
   cancellable?: boolean | undefined;
   /** Extra HTTP headers for this request. */
   headers?: Readonly<Record<string, string>> | undefined;
+  /** Learns the request's id before it is sent (to match notifications that name it). */
+  onId?: ((id: number) => void) | undefined;
 }
 
 export class PendingCall {

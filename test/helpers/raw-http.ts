@@ -437,6 +437,8 @@ class RawHttp implements RawHttpServer {
     const responder = this.responders.get(message.method ?? "");
     if (responder) return responder(message, req);
     if (message.method === "initialize") return initializeResult(message, this.options);
+    // A legacy server knows no server/discover: the client's era probe falls back at once.
+    if (message.method === "server/discover") return { error: { code: -32601, message: "Method not found" } };
     return undefined; // no responder: leave it to the test
   }
 

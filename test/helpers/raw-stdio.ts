@@ -495,6 +495,8 @@ class RawStdio implements RawStdioServer {
 
   autoInitialize(opts: AutoInitializeOptions = {}): void {
     this.handle("initialize", (m) => initializeResult(m, opts));
+    // A legacy server knows no server/discover: the client's era probe falls back at once.
+    this.handle("server/discover", () => ({ error: { code: -32601, message: "Method not found" } }));
   }
 
   // --- outgoing -------------------------------------------------------------

@@ -160,10 +160,10 @@ describe("the Handler against server-everything over stdio", () => {
   it("delivers its simulated logs to handleLog", async () => {
     await server.setLogLevel("debug");
     await server.callTool("toggle-simulated-logging");
-    for (let i = 0; i < 200 && !recorded.logs.some((l) => /level message/i.test(String(l.data))); i++) {
+    for (let i = 0; i < 200 && !recorded.logs.some((l) => /level[- ]message/i.test(String(l.data))); i++) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    const entry = recorded.logs.find((l) => /level message/i.test(String(l.data)));
+    const entry = recorded.logs.find((l) => /level[- ]message/i.test(String(l.data)));
     expect(entry).toBeDefined();
     expect(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]).toContain(entry!.level);
     await server.callTool("toggle-simulated-logging");

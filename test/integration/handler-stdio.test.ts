@@ -78,7 +78,7 @@ async function callInFlight(raw: RawStdioServer, server: ServerHandle, options: 
 describe("capabilities come from the handler", () => {
   const capabilitiesFor = async (handler: Handler | undefined, init = {}) => {
     const { raw } = await setup(handler, {}, {}, init);
-    return (raw.messages[0] as { params: { capabilities: unknown } }).params.capabilities;
+    return (raw.messages.find((m) => (m as { method?: string }).method === "initialize") as { params: { capabilities: unknown } }).params.capabilities;
   };
 
   it("declares nothing without a handler, or with none of the three callbacks", async () => {
@@ -415,7 +415,7 @@ describe("elicitation checks", () => {
   it("does not fill defaults in 2025-06-18", async () => {
     const { raw } = await setup({ handleElicitation: () => ({ action: "accept", content: { name: "Ada" } }) }, {}, {}, { protocolVersion: "2025-06-18" });
     // The capabilities of `initialize` follow the offered version, 2025-11-25.
-    expect((raw.messages[0] as { params: { capabilities: unknown } }).params.capabilities).toEqual({ elicitation: { form: {} } });
+    expect((raw.messages.find((m) => (m as { method?: string }).method === "initialize") as { params: { capabilities: unknown } }).params.capabilities).toEqual({ elicitation: { form: {} } });
     expect((await ask(raw, "elicitation/create", formParams())).result).toEqual({ action: "accept", content: { name: "Ada" } });
   });
 
@@ -425,7 +425,7 @@ describe("elicitation checks", () => {
       {},
       { protocolVersion: "2025-06-18" },
     );
-    expect((raw.messages[0] as { params: { capabilities: unknown } }).params.capabilities).toEqual({ elicitation: {} });
+    expect((raw.messages.find((m) => (m as { method?: string }).method === "initialize") as { params: { capabilities: unknown } }).params.capabilities).toEqual({ elicitation: {} });
     const answer = await ask(raw, "elicitation/create", { mode: "url", message: "Go", url: "https://example.com/" });
     expect(answer.error).toMatchObject({ code: -32602 });
   });

@@ -153,14 +153,19 @@ describe.each(BACKENDS)("legacy Streamable HTTP over %s", (backend) => {
       expect(initialized.method).toBe("POST");
       expect(initialized.headers["mcp-session-id"]).toBe("s-1");
       expect(body(initialized)).toEqual({ jsonrpc: "2.0", method: "notifications/initialized" });
-      expect(srv.requests.indexOf(init)).toBe(0);
+      // The era probe came first, with the modern headers, and took no session.
+      const probe = srv.requests[0]!;
+      expect(rpcMethod(probe)).toBe("server/discover");
+      expect(probe.headers["mcp-protocol-version"]).toBe("2026-07-28");
+      expect(probe.headers["mcp-method"]).toBe("server/discover");
+      expect(srv.requests.indexOf(init)).toBe(1);
 
       expect(await s.listTools()).toEqual([ECHO_TOOL]);
       await s.ping();
       expect(await s.callTool("echo", { x: 1 })).toEqual(text('{"x":1}'));
       await srv.nextRequest("GET");
 
-      const later = srv.requests.filter((r) => rpcMethod(r) !== "initialize" && rpcMethod(r) !== "notifications/initialized");
+      const later = srv.requests.filter((r) => !["server/discover", "initialize", "notifications/initialized"].includes(rpcMethod(r) ?? ""));
       expect(later.map((r) => `${r.method} ${rpcMethod(r) ?? ""}`)).toEqual(
         expect.arrayContaining(["POST tools/list", "POST ping", "POST tools/call", "GET "]),
       );

@@ -33,9 +33,18 @@ async function setup(
 const textResult = (text: string) => ({ content: [{ type: "text", text }] });
 
 describe("handshake", () => {
-  it("offers 2025-11-25, sends clientInfo and empty capabilities without a handler, then initialized", async () => {
+  it("probes with server/discover, falls back on -32601, offers 2025-11-25 with clientInfo and empty capabilities, then initialized", async () => {
     const { raw, server } = await setup();
-    const init = raw.messages[0] as { method: string; params: Record<string, unknown> };
+    const probe = raw.messages[0] as { method: string; id: number; params: { _meta: Record<string, unknown> } };
+    expect(probe.method).toBe("server/discover");
+    expect(probe.params._meta).toEqual({
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientInfo": { name: "test-host", version: "1.2.3" },
+      "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    // No cancellation of the probe: a legacy server must get nothing but initialize next.
+    expect((raw.messages[1] as { method: string }).method).toBe("initialize");
+    const init = raw.messages.find((m) => (m as { method?: string }).method === "initialize") as { method: string; params: Record<string, unknown> };
     expect(init.method).toBe("initialize");
     expect(init.params).toEqual({
       protocolVersion: "2025-11-25",
@@ -62,7 +71,7 @@ describe("handshake", () => {
     clients.push(client);
     const error = await client.connect("old", raw.target).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ClientError);
-    expect(error).toMatchObject({ kind: "protocol", serverId: "old" });
+    expect(error).toMatchObject({ kind: "unsupported", serverId: "old" });
     expect((error as Error).message).toContain("2024-11-05");
     expect((error as Error).message).toContain("2025-11-25");
     await raw.exited;
@@ -71,7 +80,7 @@ describe("handshake", () => {
 
   it("pins a legacy version when asked", async () => {
     const { raw, server } = await setup({ connect: { protocolVersion: "2025-06-18" } });
-    expect((raw.messages[0] as { params: { protocolVersion: string } }).params.protocolVersion).toBe("2025-06-18");
+    expect((raw.messages.find((m) => (m as { method?: string }).method === "initialize") as { params: { protocolVersion: string } }).params.protocolVersion).toBe("2025-06-18");
     expect(server.protocolVersion).toBe("2025-06-18");
   });
 

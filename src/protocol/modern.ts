@@ -1,0 +1,122 @@
+/**
+ * Requests in the modern era (2026-07-28): each carries the envelope in `_meta` (and over
+ * HTTP the headers that mirror it), each result's `resultType` is checked, and calls that ask
+ * for input run the MRTR flow. Over HTTP, tools whose `x-mcp-header` annotations are invalid
+ * are dropped from `tools/list`, and the others' annotations are remembered to build the
+ * `Mcp-Param-*` headers of their calls.
+ */
+import { ClientError, ErrorCode } from "../util/errors.js";
+import type { Logger } from "../util/logger.js";
+import type { RpcPeer } from "../rpc/peer.js";
+import type { CallOptions } from "./call-options.js";
+import { modernHeaders } from "./http-headers.js";
+import { withEnvelope, type Envelope } from "./meta.js";
+import { CALL_METHODS } from "./methods.js";
+import { runWithInput, type AnswerInputs } from "./mrtr.js";
+import { INPUT_METHODS, classifyResult } from "./result-type.js";
+import type { LoggingLevel, Tool } from "./types/index.js";
+import { headerParams, type HeaderParam } from "./x-mcp-header.js";
+
+export interface ModernSettings {
+  serverId: string;
+  logger: Logger;
+  http: boolean;
+  envelope: Envelope;
+  requestTimeout: number;
+  maxInputRounds: number;
+  logLevel: LoggingLevel | undefined;
+  answer: AnswerInputs;
+}
+
+export class ModernCodec {
+  private readonly toolHeaders = new Map<string, HeaderParam[]>();
+
+  constructor(
+    private readonly peer: RpcPeer,
+    private readonly settings: ModernSettings,
+  ) {}
+
+  async request(method: string, params: Record<string, unknown> | undefined, options: CallOptions): Promise<unknown> {
+    if (INPUT_METHODS.has(method)) return this.withInput(method, params ?? {}, options);
+    return classifyResult(method, await this.leg(method, params, options, options.signal)).result;
+  }
+
+  /** Sends one request; resolves with its raw result. */
+  leg(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: CallOptions & { onId?: (id: number) => void; cancellable?: boolean },
+    signal: AbortSignal | undefined,
+  ): Promise<unknown> {
+    const headers = this.settings.http ? modernHeaders(method, params, this.headerParamsFor(method, params)) : undefined;
+    return this.peer.request(method, withEnvelope(params, this.settings.envelope, options.logLevel ?? this.settings.logLevel), {
+      timeout: options.timeout ?? this.settings.requestTimeout,
+      maxTotalTimeout: INPUT_METHODS.has(method) ? undefined : options.maxTotalTimeout,
+      signal,
+      onProgress: options.onProgress,
+      resetTimeoutOnProgress: options.resetTimeoutOnProgress,
+      isCall: CALL_METHODS.has(method),
+      assigns: options.assigns,
+      headers,
+      onId: options.onId,
+      cancellable: options.cancellable,
+    });
+  }
+
+  /**
+   * Keeps the tools a client may expose over HTTP: a tool with an invalid `x-mcp-header`
+   * annotation is dropped (and logged); the others' annotations are remembered for their calls.
+   * Over stdio the annotations may be ignored, and are.
+   */
+  acceptTools(tools: Tool[]): Tool[] {
+    if (!this.settings.http) return tools;
+    return tools.filter((tool) => {
+      const found = headerParams(tool.inputSchema);
+      if (!found.ok) {
+        this.settings.logger.warn(`server "${this.settings.serverId}": dropped tool "${tool.name}": ${found.reason}`);
+        this.toolHeaders.delete(tool.name);
+        return false;
+      }
+      if (found.params.length > 0) this.toolHeaders.set(tool.name, found.params);
+      else this.toolHeaders.delete(tool.name);
+      return true;
+    });
+  }
+
+  private headerParamsFor(method: string, params: Record<string, unknown> | undefined): HeaderParam[] | undefined {
+    return method === "tools/call" && typeof params?.name === "string" ? this.toolHeaders.get(params.name) : undefined;
+  }
+
+  private withInput(method: string, params: Record<string, unknown>, options: CallOptions): Promise<unknown> {
+    const run = (): Promise<Record<string, unknown>> =>
+      runWithInput(
+        params,
+        {
+          method,
+          maxRounds: this.settings.maxInputRounds,
+          maxTotalTimeout: options.maxTotalTimeout,
+          signal: options.signal,
+          assigns: options.assigns,
+        },
+        (sent, signal) => this.leg(method, sent, options, signal),
+        this.settings.answer,
+      );
+    if (method !== "tools/call" || !this.settings.http) return run();
+    // A header mismatch over HTTP: the tool's schema may have changed. Learn it again, retry once.
+    return run().catch(async (error: unknown) => {
+      if (!(error instanceof ClientError && error.kind === "rpc" && error.code === ErrorCode.HeaderMismatch)) throw error;
+      await this.refreshTools(options);
+      return run();
+    });
+  }
+
+  private async refreshTools(options: CallOptions): Promise<void> {
+    let cursor: string | undefined;
+    for (let page = 0; page < 100; page++) {
+      const raw = classifyResult("tools/list", await this.leg("tools/list", cursor === undefined ? undefined : { cursor }, { timeout: options.timeout }, options.signal)).result;
+      if (Array.isArray(raw.tools)) this.acceptTools(raw.tools.filter((t): t is Tool => typeof (t as Tool | null)?.name === "string"));
+      cursor = typeof raw.nextCursor === "string" ? raw.nextCursor : undefined;
+      if (cursor === undefined) return;
+    }
+  }
+}

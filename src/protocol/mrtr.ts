@@ -1,0 +1,141 @@
+/**
+ * Multi Round-Trip Requests (2026-07-28 basic/patterns/mrtr): a call whose result is
+ * `input_required` is answered and sent again, as a new request with the original params,
+ * `inputResponses` keyed exactly as the latest round's `inputRequests`, and `requestState`
+ * echoed unchanged (absent when the server sent none). Nothing of a round reaches any other
+ * request.
+ *
+ * Time: each leg (one request and its response) has the call's `timeout`; the Handler's time
+ * between legs does not count against it; `maxTotalTimeout` bounds the whole flow, Handler time
+ * included. An abort at any point ends the flow and aborts the Handler's signal.
+ */
+import { expectObject, protocolError } from "../util/assert.js";
+import { ClientError } from "../util/errors.js";
+import { isObject } from "../util/json.js";
+import { classifyResult } from "./result-type.js";
+
+export interface InputRequest {
+  method: string;
+  params?: Record<string, unknown> | undefined;
+}
+
+/** Answers one round's input requests, in the server's order; throws a ClientError to stop. */
+export type AnswerInputs = (
+  requests: Record<string, InputRequest>,
+  call: { assigns: unknown; signal: AbortSignal },
+) => Promise<Record<string, unknown>>;
+
+export interface FlowOptions {
+  method: string;
+  maxRounds: number;
+  maxTotalTimeout?: number | undefined;
+  signal?: AbortSignal | undefined;
+  assigns: unknown;
+}
+
+/** One leg: the request with these params, under the flow's signal. */
+export type Leg = (params: Record<string, unknown>, signal: AbortSignal) => Promise<unknown>;
+
+const FIRST_PAUSE_MS = 50;
+const MAX_PAUSE_MS = 1000;
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+class TotalTimeout extends Error {}
+
+export async function runWithInput(
+  params: Record<string, unknown>,
+  options: FlowOptions,
+  leg: Leg,
+  answer: AnswerInputs,
+): Promise<Record<string, unknown>> {
+  const flow = new AbortController();
+  const outer = options.signal;
+  const onAbort = (): void => flow.abort(outer?.reason);
+  if (outer?.aborted === true) onAbort();
+  outer?.addEventListener("abort", onAbort, { once: true });
+  const total = options.maxTotalTimeout;
+  const timer =
+    total !== undefined && total >= 0 && total <= MAX_TIMER_MS
+      ? setTimeout(() => flow.abort(new TotalTimeout(`maxTotalTimeout of ${total} ms`)), total)
+      : undefined;
+  try {
+    return await rounds(params, options, leg, answer, flow.signal);
+  } catch (error) {
+    if (flow.signal.reason instanceof TotalTimeout) {
+      throw new ClientError("timeout", `${options.method} timed out after ${total} ms (maxTotalTimeout)`, { cause: error });
+    }
+    if (flow.signal.aborted && !(error instanceof ClientError && error.kind === "cancelled")) {
+      throw new ClientError("cancelled", `${options.method} was cancelled`, { cause: flow.signal.reason });
+    }
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener("abort", onAbort);
+  }
+}
+
+async function rounds(
+  params: Record<string, unknown>,
+  options: FlowOptions,
+  leg: Leg,
+  answer: AnswerInputs,
+  signal: AbortSignal,
+): Promise<Record<string, unknown>> {
+  let sent = params;
+  let pause = FIRST_PAUSE_MS;
+  for (let round = 0; ; round++) {
+    const classified = classifyResult(options.method, await leg(sent, signal));
+    if (classified.kind === "complete") return classified.result;
+    const asked = checkInputRequired(classified.result, options.method);
+    if (round >= options.maxRounds) {
+      throw protocolError(`${options.method} still asked for input after ${options.maxRounds} rounds`, classified.result);
+    }
+    sent = { ...params };
+    if (asked.requestState !== undefined) sent.requestState = asked.requestState;
+    if (asked.inputRequests === undefined) {
+      // Only state: the server sheds load and asks to come back; wait a little, more each time.
+      await sleep(pause, signal);
+      pause = Math.min(pause * 2, MAX_PAUSE_MS);
+      continue;
+    }
+    sent.inputResponses = await answer(asked.inputRequests, { assigns: options.assigns, signal });
+    if (signal.aborted) throw new ClientError("cancelled", `${options.method} was cancelled`, { cause: signal.reason });
+  }
+}
+
+interface InputRequired {
+  inputRequests: Record<string, InputRequest> | undefined;
+  requestState: string | undefined;
+}
+
+function checkInputRequired(result: Record<string, unknown>, method: string): InputRequired {
+  const state = result.requestState;
+  if (state !== undefined && typeof state !== "string") throw protocolError(`the requestState of ${method} must be a string`, result);
+  const requests = result.inputRequests;
+  if (requests === undefined) {
+    if (state === undefined) throw protocolError(`${method} asked for input with neither inputRequests nor requestState`, result);
+    return { inputRequests: undefined, requestState: state };
+  }
+  const map = expectObject(requests, `the inputRequests of ${method}`, result);
+  for (const [key, entry] of Object.entries(map)) {
+    if (!isObject(entry) || typeof entry.method !== "string" || (entry.params !== undefined && !isObject(entry.params))) {
+      throw protocolError(`input request "${key}" of ${method} is malformed`, result);
+    }
+  }
+  return { inputRequests: map as Record<string, InputRequest>, requestState: state };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new ClientError("cancelled", "cancelled", { cause: signal.reason }));
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new ClientError("cancelled", "cancelled", { cause: signal.reason }));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,0 +1,208 @@
+/**
+ * Choosing the era and version of a connection (2026-07-28 basic/versioning, "Backward
+ * Compatibility", and the transports' sections of the same name).
+ *
+ * Unless pinned, the client probes with `server/discover`:
+ * - a DiscoverResult: modern, at the best version both speak;
+ * - `-32022` (UnsupportedProtocolVersion): modern; retry with a version from `data.supported`
+ *   not tried yet; if only legacy versions are in common, `initialize`;
+ * - `-32020`/`-32021`: a modern server that refused the probe itself: fail;
+ * - any other error, an HTTP 4xx without a modern error, or (stdio) no answer within the probe
+ *   timeout: legacy, so `initialize`. The fallback never hangs on one error code.
+ * A pin speaks exactly that version or fails with an error naming what each side supports.
+ */
+import { ClientError, ErrorCode } from "../util/errors.js";
+import { HttpStatusError } from "../transport/http-body.js";
+import { HttpTransport } from "../transport/http.js";
+import type { RpcPeer } from "../rpc/peer.js";
+import type { Transport } from "../transport/transport.js";
+import { clientCapabilities, type InputFeatures } from "./capabilities.js";
+import { checkDiscoverResult } from "./discover.js";
+import { initialize } from "./initialize.js";
+import { withEnvelope } from "./meta.js";
+import type { Implementation, ServerCapabilities } from "./types/index.js";
+import {
+  LEGACY_VERSIONS,
+  MODERN_VERSIONS,
+  isLegacyVersion,
+  isModernVersion,
+  type Era,
+  type LegacyVersion,
+  type ModernVersion,
+  type ProtocolVersion,
+} from "./versions.js";
+
+export interface Negotiated {
+  era: Era;
+  protocolVersion: ProtocolVersion;
+  serverCapabilities: ServerCapabilities;
+  serverInfo: Implementation;
+  instructions: string | undefined;
+}
+
+export interface NegotiationSettings {
+  peer: RpcPeer;
+  transport: Transport;
+  clientInfo: Implementation;
+  features: InputFeatures;
+  pin: ProtocolVersion | undefined;
+  /** A verdict from an earlier connect to the same target. */
+  remembered: Era | undefined;
+  probeTimeout: number;
+  connectTimeout: number;
+  signal: AbortSignal | undefined;
+}
+
+type Probe =
+  | { kind: "modern"; negotiated: Negotiated }
+  | { kind: "legacy"; why: string; supported?: string[] | undefined };
+
+export async function negotiate(settings: NegotiationSettings): Promise<Negotiated> {
+  const pin = settings.pin;
+  if (pin !== undefined && isLegacyVersion(pin)) return handshake(settings, pin, [pin]);
+  if (pin !== undefined && isModernVersion(pin)) {
+    const probe = await discover(settings, [pin]);
+    if (probe.kind === "modern") return probe.negotiated;
+    const supported = probe.supported ?? (await legacyVersionOf(settings));
+    throw versionMismatch(`this connection is pinned to ${pin}, but the server did not answer as a modern server would (${probe.why})`, supported, [pin]);
+  }
+  if (settings.remembered === "legacy") {
+    try {
+      return await handshake(settings, LEGACY_VERSIONS[0], LEGACY_VERSIONS);
+    } catch (error) {
+      // The server changed since last time: it speaks only the modern era now.
+      if (!isUnsupportedVersion(error)) throw error;
+    }
+  }
+  const probe = await discover(settings, MODERN_VERSIONS);
+  if (probe.kind === "modern") return probe.negotiated;
+  const legacy = (probe.supported ?? []).filter(isLegacyVersion);
+  return handshake(settings, legacy[0] ?? LEGACY_VERSIONS[0], legacy.length > 0 ? legacy : LEGACY_VERSIONS);
+}
+
+/** `server/discover`, retried on -32022 with each version in common not yet tried. */
+async function discover(settings: NegotiationSettings, offered: readonly ModernVersion[]): Promise<Probe> {
+  const tried = new Set<string>();
+  let candidates: readonly string[] = offered;
+  for (;;) {
+    const version = candidates.find((v) => isModernVersion(v) && offered.includes(v) && !tried.has(v)) as ModernVersion | undefined;
+    if (version === undefined) {
+      const inCommon = candidates.filter((v) => isLegacyVersion(v));
+      if (inCommon.length > 0) return { kind: "legacy", why: "the server supports only legacy versions in common", supported: [...candidates] };
+      throw versionMismatch("the server and this client have no protocol version in common", [...candidates], [...offered, ...LEGACY_VERSIONS]);
+    }
+    tried.add(version);
+    let raw: unknown;
+    try {
+      raw = await sendDiscover(settings, version);
+    } catch (error) {
+      const verdict = judgeProbeFailure(error, settings.transport.kind);
+      if (verdict.kind === "retry") {
+        candidates = verdict.supported;
+        continue;
+      }
+      return verdict;
+    }
+    const discovered = checkDiscoverResult(raw);
+    const chosen = MODERN_VERSIONS.find((v) => offered.includes(v) && discovered.supportedVersions.includes(v));
+    if (chosen === undefined) {
+      candidates = discovered.supportedVersions;
+      if (candidates.some((v) => offered.includes(v as ModernVersion) && !tried.has(v))) continue;
+      if (candidates.some(isLegacyVersion)) return { kind: "legacy", why: "the server lists no modern version in common", supported: [...candidates] };
+      throw versionMismatch("the server and this client have no protocol version in common", candidates, [...offered]);
+    }
+    return { kind: "modern", negotiated: { era: "modern", protocolVersion: chosen, ...discovered } };
+  }
+}
+
+/** Over HTTP only `initialize` may start a session: a probe must not take one. */
+function useSessions(settings: NegotiationSettings, sessions: boolean): void {
+  if (settings.transport instanceof HttpTransport) settings.transport.configure({ sessions });
+}
+
+function sendDiscover(settings: NegotiationSettings, version: ModernVersion): Promise<unknown> {
+  useSessions(settings, false);
+  const envelope = { version, clientInfo: settings.clientInfo, capabilities: clientCapabilities(settings.features, version) };
+  const stdio = settings.transport.kind === "stdio";
+  return settings.peer.request("server/discover", withEnvelope(undefined, envelope), {
+    // A legacy server may say nothing at all before `initialize`: wait only so long on stdio.
+    timeout: stdio ? settings.probeTimeout : settings.connectTimeout,
+    signal: settings.signal,
+    // Never send a cancellation to a server that may not even be initialised.
+    cancellable: false,
+    headers: { "mcp-protocol-version": version, "mcp-method": "server/discover" },
+  });
+}
+
+type ProbeFailure = Probe | { kind: "retry"; supported: string[] };
+
+function judgeProbeFailure(error: unknown, transport: "stdio" | "http"): ProbeFailure {
+  if (!(error instanceof ClientError)) throw error;
+  if (error.kind === "rpc") {
+    if (error.code === ErrorCode.UnsupportedProtocolVersion) {
+      const supported = supportedIn(error.data);
+      if (supported !== undefined) return { kind: "retry", supported };
+      throw new ClientError("protocol", "the server refused the protocol version without naming the ones it supports", { cause: error, data: error.data });
+    }
+    if (error.code === ErrorCode.HeaderMismatch || error.code === ErrorCode.MissingRequiredClientCapability) {
+      throw new ClientError("protocol", `the server refused server/discover: ${error.message}`, { cause: error, code: error.code, data: error.data });
+    }
+    return { kind: "legacy", why: `it answered server/discover with error ${error.code}` };
+  }
+  if (error.kind === "timeout" && transport === "stdio") return { kind: "legacy", why: "it did not answer server/discover" };
+  if (error.kind === "transport" && transport === "http") {
+    const status = error.cause instanceof HttpStatusError ? error.cause.status : undefined;
+    if (status !== undefined && status >= 400 && status < 500) return { kind: "legacy", why: `it answered server/discover with HTTP ${status}` };
+  }
+  if (error.kind === "protocol" && transport === "http") return { kind: "legacy", why: "its answer to server/discover was not a modern one" };
+  throw error;
+}
+
+/** The legacy handshake; a modern-only server's -32022 becomes an error naming both sides. */
+async function handshake(settings: NegotiationSettings, offered: LegacyVersion, accepted: readonly LegacyVersion[]): Promise<Negotiated> {
+  useSessions(settings, true);
+  try {
+    const legacy = await initialize(settings.peer, {
+      offered,
+      accepted,
+      // DESIGN: the capabilities of `initialize` follow the offered version.
+      capabilities: clientCapabilities(settings.features, offered),
+      clientInfo: settings.clientInfo,
+      timeout: settings.connectTimeout,
+      signal: settings.signal,
+    });
+    return { era: "legacy", ...legacy };
+  } catch (error) {
+    if (isUnsupportedVersion(error)) {
+      throw versionMismatch(`the server refused initialize with ${offered}`, supportedIn((error as ClientError).data), accepted, error);
+    }
+    throw error;
+  }
+}
+
+/** Which legacy version the server speaks, asked with `initialize`, only to name it in an error. */
+async function legacyVersionOf(settings: NegotiationSettings): Promise<string[] | undefined> {
+  try {
+    const legacy = await handshake(settings, LEGACY_VERSIONS[0], LEGACY_VERSIONS);
+    return [legacy.protocolVersion];
+  } catch {
+    return undefined;
+  }
+}
+
+function isUnsupportedVersion(error: unknown): boolean {
+  return error instanceof ClientError && error.kind === "rpc" && error.code === ErrorCode.UnsupportedProtocolVersion;
+}
+
+function supportedIn(data: unknown): string[] | undefined {
+  const supported = (data as { supported?: unknown } | undefined)?.supported;
+  return Array.isArray(supported) && supported.every((v) => typeof v === "string") ? supported : undefined;
+}
+
+function versionMismatch(why: string, server: readonly string[] | undefined, client: readonly string[], cause?: unknown): ClientError {
+  const theirs = server === undefined || server.length === 0 ? "unknown" : server.join(", ");
+  return new ClientError("unsupported", `${why}; the server supports ${theirs}; this connection accepts ${client.join(", ")}`, {
+    cause,
+    data: { serverSupports: server, clientAccepts: client },
+  });
+}
