@@ -61,7 +61,7 @@ export async function negotiate(settings: NegotiationSettings): Promise<Negotiat
   const pin = settings.pin;
   if (pin !== undefined && isLegacyVersion(pin)) return handshake(settings, pin, [pin]);
   if (pin !== undefined && isModernVersion(pin)) {
-    const probe = await discover(settings, [pin]);
+    const probe = await discover(settings, [pin], [pin]);
     if (probe.kind === "modern") return probe.negotiated;
     const supported = probe.supported ?? (await legacyVersionOf(settings));
     throw versionMismatch(`this connection is pinned to ${pin}, but the server did not answer as a modern server would (${probe.why})`, supported, [pin]);
@@ -74,24 +74,24 @@ export async function negotiate(settings: NegotiationSettings): Promise<Negotiat
       if (!isUnsupportedVersion(error)) throw error;
     }
   }
-  const probe = await discover(settings, MODERN_VERSIONS);
+  const probe = await discover(settings, MODERN_VERSIONS, [...MODERN_VERSIONS, ...LEGACY_VERSIONS]);
   if (probe.kind === "modern") return probe.negotiated;
   const legacy = (probe.supported ?? []).filter(isLegacyVersion);
   return handshake(settings, legacy[0] ?? LEGACY_VERSIONS[0], legacy.length > 0 ? legacy : LEGACY_VERSIONS);
 }
 
-/** `server/discover`, retried on -32022 with each version in common not yet tried. */
-async function discover(settings: NegotiationSettings, offered: readonly ModernVersion[]): Promise<Probe> {
-  const tried = new Set<string>();
+/**
+ * `server/discover`, retried on -32022 with a version in common: a version the server says it
+ * supports may be tried twice (a server may refuse the first request for a reason of its own),
+ * any version at most that often, so a server that keeps refusing cannot hold the client in a loop.
+ */
+async function discover(settings: NegotiationSettings, offered: readonly ModernVersion[], accepts: readonly string[]): Promise<Probe> {
+  const attempts = new Map<string, number>();
   let candidates: readonly string[] = offered;
   for (;;) {
-    const version = candidates.find((v) => isModernVersion(v) && offered.includes(v) && !tried.has(v)) as ModernVersion | undefined;
-    if (version === undefined) {
-      const inCommon = candidates.filter((v) => isLegacyVersion(v));
-      if (inCommon.length > 0) return { kind: "legacy", why: "the server supports only legacy versions in common", supported: [...candidates] };
-      throw versionMismatch("the server and this client have no protocol version in common", [...candidates], [...offered, ...LEGACY_VERSIONS]);
-    }
-    tried.add(version);
+    const version = candidates.find((v): v is ModernVersion => isModernVersion(v) && offered.includes(v) && (attempts.get(v) ?? 0) < 2);
+    if (version === undefined) return noModernVersion(candidates, offered, accepts, attempts);
+    attempts.set(version, (attempts.get(version) ?? 0) + 1);
     let raw: unknown;
     try {
       raw = await sendDiscover(settings, version);
@@ -107,12 +107,28 @@ async function discover(settings: NegotiationSettings, offered: readonly ModernV
     const chosen = MODERN_VERSIONS.find((v) => offered.includes(v) && discovered.supportedVersions.includes(v));
     if (chosen === undefined) {
       candidates = discovered.supportedVersions;
-      if (candidates.some((v) => offered.includes(v as ModernVersion) && !tried.has(v))) continue;
-      if (candidates.some(isLegacyVersion)) return { kind: "legacy", why: "the server lists no modern version in common", supported: [...candidates] };
-      throw versionMismatch("the server and this client have no protocol version in common", candidates, [...offered]);
+      continue;
     }
     return { kind: "modern", negotiated: { era: "modern", protocolVersion: chosen, ...discovered } };
   }
+}
+
+/** No modern version left to try: legacy if one is in common, else an error naming both sides. */
+function noModernVersion(
+  supported: readonly string[],
+  offered: readonly ModernVersion[],
+  accepts: readonly string[],
+  attempts: ReadonlyMap<string, number>,
+): Probe {
+  if (accepts.some((v) => isLegacyVersion(v) && supported.includes(v))) {
+    return { kind: "legacy", why: "the server supports only legacy versions in common", supported: [...supported] };
+  }
+  const refused = offered.filter((v) => supported.includes(v) && attempts.has(v));
+  const why =
+    refused.length > 0
+      ? `the server refused ${refused.join(", ")} although it lists ${refused.length > 1 ? "them" : "it"} as supported`
+      : "the server and this client have no protocol version in common";
+  throw versionMismatch(why, [...supported], accepts);
 }
 
 /** Over HTTP only `initialize` may start a session: a probe must not take one. */
