@@ -70,8 +70,8 @@ export async function negotiate(settings: NegotiationSettings): Promise<Negotiat
     try {
       return await handshake(settings, LEGACY_VERSIONS[0], LEGACY_VERSIONS);
     } catch (error) {
-      // The server changed since last time: it speaks only the modern era now.
-      if (!isUnsupportedVersion(error)) throw error;
+      // The server changed since last time: it speaks only the modern era now. Probe it afresh.
+      if (!(error instanceof ClientError && isUnsupportedVersion(error.cause))) throw error;
     }
   }
   const probe = await discover(settings, MODERN_VERSIONS, [...MODERN_VERSIONS, ...LEGACY_VERSIONS]);

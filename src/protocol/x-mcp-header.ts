@@ -59,8 +59,18 @@ function annotation(node: Record<string, unknown>, path: string[] | null, params
   const where = path === null || path.length === 0 ? "a place not reachable through properties alone" : `"${path.join(".")}"`;
   if (path === null || path.length === 0) return void problems.push(`x-mcp-header at ${where}`);
   if (typeof name !== "string" || !TOKEN.test(name)) return void problems.push(`x-mcp-header at ${where} is not an HTTP token`);
-  if (typeof node.type !== "string" || !PRIMITIVES.has(node.type)) {
+  if (primitiveType(node.type) === undefined) {
     return void problems.push(`x-mcp-header at ${where} is on a ${JSON.stringify(node.type)} property, not a string, integer or boolean`);
   }
   params.push({ name, path });
+}
+
+/**
+ * The property's one primitive type. A nullable one (`["string", "null"]`) counts: the spec
+ * has the client omit the header for a null value, so null must be a value it can see.
+ */
+function primitiveType(type: unknown): string | undefined {
+  const types = Array.isArray(type) ? type.filter((t) => t !== "null") : [type];
+  const [only] = types;
+  return types.length === 1 && typeof only === "string" && PRIMITIVES.has(only) ? only : undefined;
 }
