@@ -70,7 +70,7 @@ function annotation(node: Record<string, unknown>, path: string[] | null, params
  * has the client omit the header for a null value, so null must be a value it can see.
  */
 function primitiveType(type: unknown): string | undefined {
-  const types = Array.isArray(type) ? type.filter((t) => t !== "null") : [type];
-  const [only] = types;
+  const types: unknown[] = Array.isArray(type) ? type.filter((t) => t !== "null") : [type];
+  const only = types[0];
   return types.length === 1 && typeof only === "string" && PRIMITIVES.has(only) ? only : undefined;
 }
