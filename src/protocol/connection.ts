@@ -76,6 +76,7 @@ export class Connection {
       logger: settings.logger,
       answerInvalid: true,
       cancelWithNotification: true,
+      requestTimeout: settings.requestTimeout,
     });
   }
 
@@ -135,11 +136,7 @@ export class Connection {
       return Promise.reject(new ClientError("unsupported", reason, { serverId: this.settings.serverId }));
     }
     if (this.modern !== undefined) return this.modern.request(method, params, options);
-    return this.peer.request(method, params, {
-      ...options,
-      timeout: options.timeout ?? this.settings.requestTimeout,
-      isCall: CALL_METHODS.has(method),
-    });
+    return this.peer.request(method, params, options, CALL_METHODS.has(method));
   }
 
   notify(method: string, params?: Record<string, unknown>): void {
@@ -185,7 +182,6 @@ export class Connection {
         clientInfo: this.settings.clientInfo,
         capabilities: clientCapabilities(this.settings.features, this.version),
       },
-      requestTimeout: this.settings.requestTimeout,
       maxInputRounds: this.settings.maxInputRounds,
       logLevel: this.settings.logLevel,
       answer: this.hooks.answerInputs,

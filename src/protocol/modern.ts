@@ -22,7 +22,6 @@ export interface ModernSettings {
   logger: Logger;
   http: boolean;
   envelope: Envelope;
-  requestTimeout: number;
   maxInputRounds: number;
   logLevel: LoggingLevel | undefined;
   answer: AnswerInputs;
@@ -38,7 +37,7 @@ export class ModernCodec {
 
   async request(method: string, params: Record<string, unknown> | undefined, options: CallOptions): Promise<unknown> {
     if (INPUT_METHODS.has(method)) return this.withInput(method, params ?? {}, options);
-    return classifyResult(method, await this.leg(method, params, options, options.signal)).result;
+    return classifyResult(method, await this.leg(method, params, options, options.signal, options.maxTotalTimeout)).result;
   }
 
   /** Sends one request; resolves with its raw result. */
@@ -47,20 +46,22 @@ export class ModernCodec {
     params: Record<string, unknown> | undefined,
     options: CallOptions & { onId?: (id: number) => void; cancellable?: boolean },
     signal: AbortSignal | undefined,
+    maxTotalTimeout: number | undefined,
   ): Promise<unknown> {
     const headers = this.settings.http ? modernHeaders(method, params, this.headerParamsFor(method, params)) : undefined;
-    return this.peer.request(method, withEnvelope(params, this.settings.envelope, options.logLevel ?? this.settings.logLevel), {
-      timeout: options.timeout ?? this.settings.requestTimeout,
-      maxTotalTimeout: INPUT_METHODS.has(method) ? undefined : options.maxTotalTimeout,
+    const sent = withEnvelope(params, this.settings.envelope, options.logLevel ?? this.settings.logLevel);
+    const init = {
+      timeout: options.timeout,
+      maxTotalTimeout,
       signal,
       onProgress: options.onProgress,
       resetTimeoutOnProgress: options.resetTimeoutOnProgress,
-      isCall: CALL_METHODS.has(method),
       assigns: options.assigns,
       headers,
       onId: options.onId,
       cancellable: options.cancellable,
-    });
+    };
+    return this.peer.request(method, sent, init, CALL_METHODS.has(method));
   }
 
   /**
@@ -98,7 +99,7 @@ export class ModernCodec {
           signal: options.signal,
           assigns: options.assigns,
         },
-        (sent, signal) => this.leg(method, sent, options, signal),
+        (sent, signal, total) => this.leg(method, sent, options, signal, total),
         this.settings.answer,
       );
     if (method !== "tools/call" || !this.settings.http) return run();
@@ -113,7 +114,7 @@ export class ModernCodec {
   private async refreshTools(options: CallOptions): Promise<void> {
     let cursor: string | undefined;
     for (let page = 0; page < 100; page++) {
-      const raw = classifyResult("tools/list", await this.leg("tools/list", cursor === undefined ? undefined : { cursor }, { timeout: options.timeout }, options.signal)).result;
+      const raw = classifyResult("tools/list", await this.leg("tools/list", cursor === undefined ? undefined : { cursor }, { timeout: options.timeout }, options.signal, undefined)).result;
       if (Array.isArray(raw.tools)) this.acceptTools(raw.tools.filter((t): t is Tool => typeof (t as Tool | null)?.name === "string"));
       cursor = typeof raw.nextCursor === "string" ? raw.nextCursor : undefined;
       if (cursor === undefined) return;

@@ -33,8 +33,11 @@ export interface FlowOptions {
   assigns: unknown;
 }
 
-/** One leg: the request with these params, under the flow's signal. */
-export type Leg = (params: Record<string, unknown>, signal: AbortSignal) => Promise<unknown>;
+/**
+ * One leg: the request with these params, under this signal; `maxTotalTimeout` bounds the
+ * first leg alone (the flow bounds the later ones).
+ */
+export type Leg = (params: Record<string, unknown>, signal: AbortSignal | undefined, maxTotalTimeout: number | undefined) => Promise<unknown>;
 
 const FIRST_PAUSE_MS = 50;
 const MAX_PAUSE_MS = 1000;
@@ -42,30 +45,49 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 class TotalTimeout extends Error {}
 
+/**
+ * Most calls complete at once: the first leg runs on the caller's own signal and total bound,
+ * and the machinery of a flow (its abort controller and timer) is made only when the server
+ * asks for input.
+ */
 export async function runWithInput(
   params: Record<string, unknown>,
   options: FlowOptions,
   leg: Leg,
   answer: AnswerInputs,
 ): Promise<Record<string, unknown>> {
-  const flow = new AbortController();
+  const started = Date.now();
+  const first = classifyResult(options.method, await leg(params, options.signal, options.maxTotalTimeout));
+  if (first.kind === "complete") return first.result;
+  return flow(params, first.result, options, leg, answer, started);
+}
+
+async function flow(
+  params: Record<string, unknown>,
+  asked: Record<string, unknown>,
+  options: FlowOptions,
+  leg: Leg,
+  answer: AnswerInputs,
+  started: number,
+): Promise<Record<string, unknown>> {
+  const controller = new AbortController();
   const outer = options.signal;
-  const onAbort = (): void => flow.abort(outer?.reason);
+  const onAbort = (): void => controller.abort(outer?.reason);
   if (outer?.aborted === true) onAbort();
   outer?.addEventListener("abort", onAbort, { once: true });
   const total = options.maxTotalTimeout;
   const timer =
     total !== undefined && total >= 0 && total <= MAX_TIMER_MS
-      ? setTimeout(() => flow.abort(new TotalTimeout(`maxTotalTimeout of ${total} ms`)), total)
+      ? setTimeout(() => controller.abort(new TotalTimeout(`maxTotalTimeout of ${total} ms`)), Math.max(0, started + total - Date.now()))
       : undefined;
   try {
-    return await rounds(params, options, leg, answer, flow.signal);
+    return await rounds(params, asked, options, leg, answer, controller.signal);
   } catch (error) {
-    if (flow.signal.reason instanceof TotalTimeout) {
+    if (controller.signal.reason instanceof TotalTimeout) {
       throw new ClientError("timeout", `${options.method} timed out after ${total} ms (maxTotalTimeout)`, { cause: error });
     }
-    if (flow.signal.aborted && !(error instanceof ClientError && error.kind === "cancelled")) {
-      throw new ClientError("cancelled", `${options.method} was cancelled`, { cause: flow.signal.reason });
+    if (controller.signal.aborted && !(error instanceof ClientError && error.kind === "cancelled")) {
+      throw new ClientError("cancelled", `${options.method} was cancelled`, { cause: controller.signal.reason });
     }
     throw error;
   } finally {
@@ -76,30 +98,32 @@ export async function runWithInput(
 
 async function rounds(
   params: Record<string, unknown>,
+  first: Record<string, unknown>,
   options: FlowOptions,
   leg: Leg,
   answer: AnswerInputs,
   signal: AbortSignal,
 ): Promise<Record<string, unknown>> {
-  let sent = params;
+  let result = first;
   let pause = FIRST_PAUSE_MS;
   for (let round = 0; ; round++) {
-    const classified = classifyResult(options.method, await leg(sent, signal));
-    if (classified.kind === "complete") return classified.result;
-    const asked = checkInputRequired(classified.result, options.method);
+    const asked = checkInputRequired(result, options.method);
     if (round >= options.maxRounds) {
-      throw protocolError(`${options.method} still asked for input after ${options.maxRounds} rounds`, classified.result);
+      throw protocolError(`${options.method} still asked for input after ${options.maxRounds} rounds`, result);
     }
-    sent = { ...params };
+    const sent = { ...params };
     if (asked.requestState !== undefined) sent.requestState = asked.requestState;
     if (asked.inputRequests === undefined) {
       // Only state: the server sheds load and asks to come back; wait a little, more each time.
       await sleep(pause, signal);
       pause = Math.min(pause * 2, MAX_PAUSE_MS);
-      continue;
+    } else {
+      sent.inputResponses = await answer(asked.inputRequests, { assigns: options.assigns, signal });
+      if (signal.aborted) throw new ClientError("cancelled", `${options.method} was cancelled`, { cause: signal.reason });
     }
-    sent.inputResponses = await answer(asked.inputRequests, { assigns: options.assigns, signal });
-    if (signal.aborted) throw new ClientError("cancelled", `${options.method} was cancelled`, { cause: signal.reason });
+    const classified = classifyResult(options.method, await leg(sent, signal, undefined));
+    if (classified.kind === "complete") return classified.result;
+    result = classified.result;
   }
 }
 

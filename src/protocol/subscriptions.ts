@@ -70,6 +70,7 @@ export class Subscriptions {
         { notifications: filter },
         { timeout: Infinity, cancellable: false, onId: (assigned) => (id = assigned) },
         controller.signal,
+        undefined,
       );
       if (id === -1) {
         // Refused before it was sent (the connection is closed).

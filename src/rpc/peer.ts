@@ -12,9 +12,9 @@ import { ClientError, ErrorCode } from "../util/errors.js";
 import { isObject } from "../util/json.js";
 import type { Logger } from "../util/logger.js";
 import type { InboundMeta, RequestId, Transport, TransportSink } from "../transport/transport.js";
-import type { ExpiryReason } from "./deadline.js";
+import { DeadlineQueue, type ExpiryReason } from "./deadline.js";
 import { InboundRequest } from "./inbound-request.js";
-import { PendingCall, type PendingCallInit, type Progress } from "./pending-call.js";
+import { PendingCall, type CallHost, type PendingCallInit, type Progress } from "./pending-call.js";
 
 export interface PeerHandlers {
   request(request: InboundRequest): void;
@@ -30,6 +30,8 @@ export interface PeerOptions {
   answerInvalid: boolean;
   /** Cancel by sending notifications/cancelled (legacy, stdio) or only by abandoning the reply. */
   cancelWithNotification: boolean;
+  /** The timeout of requests that name none (ms). */
+  readonly requestTimeout: number;
 }
 
 export interface PeerStats {
@@ -44,8 +46,9 @@ export interface PeerStats {
 const isRequestId = (id: unknown): id is RequestId =>
   typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
 
-export class RpcPeer implements TransportSink {
+export class RpcPeer implements TransportSink, CallHost {
   readonly stats: PeerStats = { staleResponses: 0, invalidMessages: 0, strayProgress: 0 };
+  readonly deadlines = new DeadlineQueue();
   private readonly pending = new Map<number, PendingCall>();
   private readonly inbound = new Map<RequestId, InboundRequest>();
   private nextId = 1;
@@ -85,12 +88,17 @@ export class RpcPeer implements TransportSink {
     return typeof id === "number" ? this.pending.get(id) : undefined;
   }
 
-  request(method: string, params: Record<string, unknown> | undefined, init: PendingCallInit = {}): Promise<unknown> {
+  get requestTimeout(): number {
+    return this.options.requestTimeout;
+  }
+
+  /** Sends a request; `isCall` marks the requests server input may relate to (DESIGN: calls). */
+  request(method: string, params: Record<string, unknown> | undefined, init: PendingCallInit = {}, isCall = false): Promise<unknown> {
     if (this.closedWith !== undefined) return Promise.reject(this.closedWith);
     if (init.signal?.aborted === true) return Promise.reject(this.cancelledError(method, init.signal));
     const id = this.nextId++;
     init.onId?.(id);
-    const call = new PendingCall(id, method, init);
+    const call = new PendingCall(id, method, init, this, isCall);
     const promise = new Promise<unknown>((resolve, reject) => {
       call.resolve = resolve;
       call.reject = reject;
@@ -99,13 +107,9 @@ export class RpcPeer implements TransportSink {
     const message = sentParams === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: sentParams };
     this.pending.set(id, call);
     if (call.isCall) this.callCount += 1;
-    call.watch(
-      init,
-      (reason) => this.expire(call, reason, init),
-      () => this.abort(call, init.signal),
-    );
+    call.watch();
     try {
-      const sent = this.transport.send(message, { headers: init.headers });
+      const sent = init.headers === undefined ? this.transport.send(message) : this.transport.send(message, { headers: init.headers });
       if (sent !== undefined) sent.catch((error: unknown) => this.failCall(call, error));
     } catch (error) {
       this.finish(call);
@@ -129,6 +133,7 @@ export class RpcPeer implements TransportSink {
       call.reject(error);
     }
     for (const request of [...this.inbound.values()]) request.abandon(error);
+    this.deadlines.clear();
   }
 
   // ---- TransportSink -------------------------------------------------------------------------
@@ -284,10 +289,11 @@ export class RpcPeer implements TransportSink {
     );
   }
 
-  private expire(call: PendingCall, reason: ExpiryReason, init: PendingCallInit): void {
+  /** @internal A call's deadline passed. */
+  expire(call: PendingCall, reason: ExpiryReason): void {
     if (!this.pending.has(call.id)) return;
     this.finish(call);
-    const ms = reason === "timeout" ? init.timeout ?? 60_000 : init.maxTotalTimeout;
+    const ms = reason === "timeout" ? call.timeout : call.maxTotalTimeout;
     call.reject(
       new ClientError("timeout", `${call.method} timed out after ${ms} ms (${reason})`, {
         serverId: this.options.serverId,
@@ -296,10 +302,11 @@ export class RpcPeer implements TransportSink {
     this.cancelRemote(call, `${reason} after ${ms} ms`);
   }
 
-  private abort(call: PendingCall, signal: AbortSignal | undefined): void {
+  /** @internal A call's signal aborted. */
+  abort(call: PendingCall): void {
     if (!this.pending.has(call.id)) return;
     this.finish(call);
-    call.reject(this.cancelledError(call.method, signal));
+    call.reject(this.cancelledError(call.method, call.signal));
     this.cancelRemote(call, "cancelled by the client");
   }
 

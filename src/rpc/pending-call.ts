@@ -1,9 +1,10 @@
 /**
  * One outbound request waiting for its response: everything about it in one record, so that
- * settling it is one `delete` from the peer's map and one `dispose()`.
+ * settling it is one `delete` from the peer's map and one `dispose()`. It is its own deadline
+ * owner and abort listener, so that a request allocates no closures beyond its promise's.
  */
 import type { ClientError } from "../util/errors.js";
-import { Deadline, type ExpiryReason } from "./deadline.js";
+import { Deadline, type DeadlineOwner, type DeadlineQueue, type ExpiryReason } from "./deadline.js";
 
 export interface Progress {
   progress: number;
@@ -23,8 +24,6 @@ export interface RequestOptions {
 }
 
 export interface PendingCallInit extends RequestOptions {
-  /** A "call" (tools/call, resources/read, prompts/get, tasks/result): server input may relate to it. */
-  isCall?: boolean | undefined;
   /** The caller's context for Handler callbacks tied to this call. */
   assigns?: unknown;
   /** False for requests the spec forbids cancelling (`initialize`). */
@@ -35,42 +34,66 @@ export interface PendingCallInit extends RequestOptions {
   onId?: ((id: number) => void) | undefined;
 }
 
-export class PendingCall {
+/** What a pending call reports to its peer. */
+export interface CallHost {
+  readonly deadlines: DeadlineQueue;
+  /** The timeout of requests that name none. */
+  readonly requestTimeout: number;
+  expire(call: PendingCall, reason: ExpiryReason): void;
+  abort(call: PendingCall): void;
+}
+
+export class PendingCall implements DeadlineOwner {
   readonly isCall: boolean;
   readonly assigns: unknown;
   readonly cancellable: boolean;
   readonly onProgress: ((progress: Progress) => void) | undefined;
   readonly resetOnProgress: boolean;
+  readonly timeout: number;
+  readonly maxTotalTimeout: number | undefined;
+  readonly signal: AbortSignal | undefined;
   deadline: Deadline | undefined;
   resolve!: (value: unknown) => void;
   reject!: (error: ClientError) => void;
-  private abortListener: (() => void) | undefined;
-  private signal: AbortSignal | undefined;
 
+  /**
+   * @param isCall a "call" (tools/call, resources/read, prompts/get, tasks/result): server input
+   *   may relate to it
+   */
   constructor(
     readonly id: number,
     readonly method: string,
     init: PendingCallInit,
+    private readonly host: CallHost,
+    isCall: boolean,
   ) {
-    this.isCall = init.isCall === true;
+    this.isCall = isCall;
     this.assigns = init.assigns;
     this.cancellable = init.cancellable !== false;
     this.onProgress = init.onProgress;
     this.resetOnProgress = init.resetTimeoutOnProgress === true;
+    this.timeout = init.timeout ?? host.requestTimeout;
+    this.maxTotalTimeout = init.maxTotalTimeout;
+    this.signal = init.signal;
   }
 
-  watch(init: PendingCallInit, onExpire: (reason: ExpiryReason) => void, onAbort: () => void): void {
-    this.deadline = new Deadline(init.timeout ?? 60_000, init.maxTotalTimeout, onExpire);
-    const signal = init.signal;
-    if (signal !== undefined) {
-      this.signal = signal;
-      this.abortListener = onAbort;
-      signal.addEventListener("abort", onAbort, { once: true });
-    }
+  /** Starts the deadline and listens to the signal. */
+  watch(): void {
+    this.deadline = new Deadline(this.host.deadlines, this.timeout, this.maxTotalTimeout, this);
+    this.signal?.addEventListener("abort", this, { once: true });
+  }
+
+  expired(reason: ExpiryReason): void {
+    this.host.expire(this, reason);
+  }
+
+  /** The signal aborted (EventTarget calls `handleEvent` on listener objects). */
+  handleEvent(): void {
+    this.host.abort(this);
   }
 
   dispose(): void {
     this.deadline?.clear();
-    if (this.abortListener !== undefined) this.signal?.removeEventListener("abort", this.abortListener);
+    this.signal?.removeEventListener("abort", this);
   }
 }

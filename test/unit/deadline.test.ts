@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { Deadline, type ExpiryReason } from "../../src/rpc/deadline.js";
+import { Deadline, DeadlineQueue, type ExpiryReason } from "../../src/rpc/deadline.js";
 
 describe("Deadline", () => {
   let expired: ExpiryReason[];
@@ -8,7 +8,11 @@ describe("Deadline", () => {
     expired = [];
   });
   afterEach(() => vi.useRealTimers());
-  const make = (timeout: number, total?: number) => new Deadline(timeout, total, (r) => expired.push(r));
+  let queue: DeadlineQueue;
+  beforeEach(() => {
+    queue = new DeadlineQueue();
+  });
+  const make = (timeout: number, total?: number) => new Deadline(queue, timeout, total, { expired: (r) => expired.push(r) });
 
   it("expires after the timeout, once", () => {
     make(100);
@@ -77,5 +81,34 @@ describe("Deadline", () => {
     d.clear();
     vi.advanceTimersByTime(1000);
     expect(expired).toEqual([]);
+  });
+
+  it("shares one timer: many deadlines, each expiring at its own time", () => {
+    const order: string[] = [];
+    const at = (name: string, ms: number) => new Deadline(queue, ms, undefined, { expired: () => order.push(name) });
+    at("c", 300);
+    at("a", 100);
+    const b = at("b", 200);
+    at("d", 400).clear();
+    vi.advanceTimersByTime(150);
+    expect(order).toEqual(["a"]);
+    b.restart();
+    vi.advanceTimersByTime(150);
+    expect(order).toEqual(["a", "c"]);
+    vi.advanceTimersByTime(49);
+    expect(order).toEqual(["a", "c"]);
+    vi.advanceTimersByTime(1);
+    expect(order).toEqual(["a", "c", "b"]);
+    vi.advanceTimersByTime(50);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("leaves its timer armed but unreferenced when nothing is watched", () => {
+    const d = make(10_000);
+    d.clear();
+    expect(vi.getTimerCount()).toBe(1);
+    vi.advanceTimersByTime(10_000);
+    expect(expired).toEqual([]);
+    expect(vi.getTimerCount()).toBe(0);
   });
 });
