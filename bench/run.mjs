@@ -1,10 +1,14 @@
 // `npm run bench`: every scenario under bench/scenarios/, with Conduit, the official client and
 // a raw JSON-RPC loop against the same server program in the same run. Progress goes to stderr;
-// stdout holds only the table, or with --json only the JSON object.
+// stdout holds only the table, or with --json only the JSON object (--markdown: the Markdown
+// table). --chart and --write-docs write files from that same JSON object.
 import { CLIENTS } from "./clients/index.mjs";
 import { killChildren } from "./lib/children.mjs";
-import { readOptions, UsageError, USAGE } from "./lib/options.mjs";
-import { toJson, toTable } from "./lib/report.mjs";
+import { readOptions, scenarioOptions, UsageError, USAGE } from "./lib/options.mjs";
+import { writeFileSync } from "node:fs";
+import { renderChart } from "./lib/chart.mjs";
+import { writeDocs } from "./lib/docs.mjs";
+import { toMarkdown, toReport, toTable } from "./lib/report.mjs";
 import { runScenario } from "./lib/runner.mjs";
 import { loadScenarios, select } from "./lib/scenarios.mjs";
 
@@ -23,17 +27,25 @@ async function main() {
     log(USAGE);
     return 0;
   }
-  const scenarios = select(await loadScenarios(), options.only);
+  // The in-process (throughput) scenarios first, then those measured in fresh processes.
+  const loaded = await loadScenarios();
+  const scenarios = select([...loaded.filter((s) => !s.fresh), ...loaded.filter((s) => s.fresh)], options.only);
   if (scenarios.length === 0) throw new UsageError(`no scenario matches --only ${options.only}`);
 
   const rows = [];
   const protocols = {};
   let failed = false;
   for (const scenario of scenarios) {
-    log(`${scenario.name}: ${options.warmup} warm-up calls, then ${options.rounds} rounds of ${options.calls}`);
+    const own = scenarioOptions(scenario, options);
+    log(
+      scenario.fresh
+        ? `${scenario.name}: ${own.reps ?? scenario.repetitions ?? own.rounds} fresh-process measurements per client`
+        : `${scenario.name}: ${own.warmup} warm-up calls, then ${own.rounds} rounds of ${own.calls}`,
+    );
     try {
-      const result = await runScenario(scenario, CLIENTS, options, log);
-      rows.push(...result.rows);
+      const result = await runScenario(scenario, CLIENTS, own, log);
+      const settings = scenario.fresh ? undefined : { rounds: own.rounds, calls: own.calls, warmup: own.warmup };
+      rows.push(...result.rows.map((row) => ({ ...row, settings })));
       Object.assign(protocols, result.protocols);
       failed ||= result.failures.size > 0;
     } finally {
@@ -45,7 +57,14 @@ async function main() {
     }
   }
 
-  process.stdout.write(`${options.json ? toJson(rows) : toTable(rows, { options, protocols })}\n`);
+  const report = toReport(rows, { options });
+  const output = options.json ? JSON.stringify(report) : options.markdown ? toMarkdown(report) : toTable(rows, { options, protocols });
+  process.stdout.write(`${output}\n`);
+  if (options.chart !== undefined) {
+    writeFileSync(options.chart, renderChart(report));
+    log(`chart written to ${options.chart}`);
+  }
+  if (options.writeDocs) log(`written: ${writeDocs(report, { merge: options.only !== undefined }).join(", ")}`);
   return failed ? 1 : 0;
 }
 

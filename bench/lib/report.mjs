@@ -1,11 +1,41 @@
-// The two outputs: a table for people, one JSON object for machines.
-import { cpus } from "node:os";
+// The outputs: a table for people, one JSON object for machines, and the Markdown table of
+// docs/performance.md (made from that JSON object, so the page never holds a hand-typed number).
+import { cpus, release, totalmem } from "node:os";
 
 export function machine() {
-  return { node: process.version, cpus: cpus().length, platform: process.platform };
+  return {
+    node: process.version,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model?.trim() ?? "unknown",
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    platform: process.platform,
+    arch: process.arch,
+    os: release(),
+  };
 }
 
-export function toJson(rows) {
+/**
+ * A row's target, as the issue states it: relative to another client (`vs: "sdk" | "raw"`,
+ * Conduit's value at most `max`× or at least `min`× the other's) or absolute (Conduit's value at
+ * most `max` / at least `min`, in the row's unit). Returns the JSON form: the text, the goal
+ * as a ratio oriented like ratioVsSdk/ratioVsRaw (> 1 better) for relative targets, and
+ * whether this run met it (null when a value is missing).
+ */
+export function evaluateTarget(row) {
+  const target = row.target;
+  if (target == null) return null;
+  if (target.vs !== undefined) {
+    const bound = target.max ?? target.min;
+    const goal = row.better === "lower" ? 1 / bound : bound;
+    const oriented = target.vs === "sdk" ? row.ratioVsSdk : row.ratioVsRaw;
+    return { text: target.text, vs: target.vs, goal: fixed(goal, 3), met: oriented == null ? null : oriented >= goal - 1e-9 };
+  }
+  const value = row.conduit;
+  const met = value == null ? null : target.max !== undefined ? value <= target.max : value >= target.min;
+  return { text: target.text, vs: null, goal: target.max ?? target.min, met };
+}
+
+export function toReport(rows) {
   const scenarios = rows.map((row) => ({
     name: row.name,
     unit: row.unit,
@@ -14,53 +44,115 @@ export function toJson(rows) {
     raw: round(row.raw, row.unit),
     ratioVsSdk: fixed(row.ratioVsSdk, 3),
     ratioVsRaw: fixed(row.ratioVsRaw, 3),
+    ...(row.target == null ? {} : { target: evaluateTarget(row) }),
+    ...(row.repetitions === undefined ? {} : { processes: row.repetitions }),
+    ...(row.settings === undefined ? {} : { rounds: row.settings.rounds, calls: row.settings.calls }),
   }));
-  return JSON.stringify({ scenarios, machine: machine() });
+  return { scenarios, machine: machine(), date: new Date().toISOString() };
+}
+
+export function toJson(rows, context) {
+  return JSON.stringify(toReport(rows, context));
 }
 
 export function toTable(rows, { options, protocols }) {
-  const header = ["scenario", "unit", "conduit", "sdk", "raw", "conduit/sdk", "conduit/raw"];
+  const header = ["scenario", "unit", "conduit", "sdk", "raw", "conduit/sdk", "conduit/raw", "target"];
   const body = rows.map((row) => [
     row.name,
     row.unit,
-    show(row.conduit, row.unit),
-    show(row.sdk, row.unit),
-    show(row.raw, row.unit),
-    row.ratioVsSdk == null ? "—" : `${row.ratioVsSdk.toFixed(2)}×`,
-    row.ratioVsRaw == null ? "—" : `${row.ratioVsRaw.toFixed(2)}×`,
+    show(row, "conduit"),
+    show(row, "sdk"),
+    show(row, "raw"),
+    row.ratioVsSdk == null ? "–" : `${row.ratioVsSdk.toFixed(2)}×`,
+    row.ratioVsRaw == null ? "–" : `${row.ratioVsRaw.toFixed(2)}×`,
+    targetText(evaluateTarget(row)),
   ]);
   const widths = header.map((_, i) => Math.max(...[header, ...body].map((line) => line[i].length)));
-  const line = (cells) => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  ");
+  const line = (cells) =>
+    cells
+      .map((cell, i) => (i < 2 || i === cells.length - 1 ? cell.padEnd(widths[i]) : cell.padStart(widths[i])))
+      .join("  ")
+      .trimEnd();
   const m = machine();
+  const inProcess = rows.filter((row) => row.repetitions === undefined);
+  const fresh = rows.filter((row) => row.repetitions !== undefined);
+  const notes = [];
+  if (inProcess.length > 0) {
+    const settings = new Map();
+    for (const row of inProcess) {
+      const { rounds, calls, warmup } = row.settings ?? options;
+      const key = `${rounds} interleaved rounds of ${calls} calls after ${warmup} warm-up calls`;
+      settings.set(key, [...(settings.get(key) ?? []), row.unit]);
+    }
+    const text = [...settings.keys()];
+    notes.push(`In-process rows: medians of ${text.length === 1 ? text[0] : text.join("; or ")} per client.`);
+  }
+  if (fresh.length > 0) {
+    const kinds = [...new Set(fresh.map((row) => `${row.repetitions}${row.discarded ? " (after 1 discarded)" : ""}`))];
+    notes.push(`Fresh-process rows: medians of ${kinds.join(", ")} measurements per client, each in a new process, interleaved.`);
+  }
   return [
     line(header),
     widths.map((w) => "-".repeat(w)).join("  "),
     ...body.map(line),
     "",
-    `Medians of ${options.rounds} interleaved rounds of ${options.calls} calls, after ${options.warmup} warm-up calls per client.`,
-    "Ratios > 1 mean Conduit is better (more calls/s, fewer µs of client CPU per call).",
+    ...notes,
+    "Ratios > 1 mean Conduit is better (more calls/s; less time, CPU or memory). \"–\": not applicable to that client.",
     `Spread (max−min)/median per row: ${rows.map((row) => `${row.unit} ${spreadText(row.spreads)}`).join("; ")}`,
-    `Negotiated protocol: ${Object.entries(protocols).map(([name, version]) => `${name} ${version ?? "?"}`).join(", ")}`,
-    `Machine: node ${m.node}, ${m.cpus} CPUs, ${m.platform}-${process.arch}`,
+    ...(Object.keys(protocols).length > 0
+      ? [`Negotiated protocol: ${Object.entries(protocols).map(([name, version]) => `${name} ${version ?? "?"}`).join(", ")}`]
+      : []),
+    `Machine: node ${m.node}, ${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, ${m.platform}-${m.arch} ${m.os}`,
   ].join("\n");
+}
+
+/** The results table of docs/performance.md, from a report object (toReport, or its JSON read back). */
+export function toMarkdown(report) {
+  const cell = (value) => (value == null ? "–" : String(value));
+  const ratio = (value) => (value == null ? "–" : `${value.toFixed(2)}×`);
+  const lines = [
+    "| scenario | unit | Conduit | official client | bare loop | vs official | vs bare loop | target | met |",
+    "|---|---|--:|--:|--:|--:|--:|---|:-:|",
+  ];
+  for (const row of report.scenarios) {
+    const target = row.target;
+    const met = target == null || target.met == null ? "" : target.met ? "yes" : "**no**";
+    lines.push(
+      `| ${row.name} | ${row.unit} | ${cell(row.conduit)} | ${cell(row.sdk)} | ${cell(row.raw)} | ${ratio(row.ratioVsSdk)} | ${ratio(row.ratioVsRaw)} | ${target?.text ?? ""} | ${met} |`,
+    );
+  }
+  return lines.join("\n");
+}
+
+export function machineText(m) {
+  return `Node ${m.node} on ${m.platform}-${m.arch} (${m.os}), ${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB RAM`;
+}
+
+function targetText(target) {
+  if (target == null) return "";
+  const verdict = target.met == null ? "?" : target.met ? "met" : "MISSED";
+  return `${target.text}: ${verdict}`;
 }
 
 function spreadText(spreads) {
   return Object.entries(spreads)
-    .map(([name, value]) => `${name} ${value == null ? "—" : `${(value * 100).toFixed(0)}%`}`)
+    .filter(([, value]) => value != null)
+    .map(([name, value]) => `${name} ${(value * 100).toFixed(0)}%`)
     .join(" ");
 }
 
 function round(value, unit) {
   if (value == null) return null;
-  return unit === "calls/s" ? Math.round(value) : fixed(value, 2);
+  if (unit === "calls/s") return Math.round(value);
+  return fixed(value, Math.abs(value) >= 100 ? 1 : 2);
 }
 
 function fixed(value, digits) {
   return value == null ? null : Number(value.toFixed(digits));
 }
 
-function show(value, unit) {
-  if (value == null) return "failed";
-  return unit === "calls/s" ? String(Math.round(value)) : value.toFixed(2);
+function show(row, client) {
+  const value = row[client];
+  if (value == null) return row.missing?.[client] === "n/a" ? "–" : "failed";
+  return row.unit === "calls/s" ? String(Math.round(value)) : value.toFixed(Math.abs(value) >= 100 ? 1 : 2);
 }

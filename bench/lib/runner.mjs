@@ -1,12 +1,23 @@
 // Runs one scenario for every client: open all, warm all up, then interleaved rounds
 // (conduit, sdk, raw, conduit, sdk, raw, …) so that machine noise falls on all alike.
 // A client that fails is reported and left out; the others still run.
+//
+// A scenario with `fresh: true` is measured in fresh processes instead (import, cold start,
+// memory): it has no open/warmup/sample/close but
+//   clients       the client names it measures (default: all); the others print "–" and null
+//   repetitions   measurements per client (--reps overrides), interleaved like the rounds
+//   warmup        false to skip the one discarded measurement per client that comes first
+//                 (it fills the disk cache and whatever else a first run pays)
+//   measure(clientName, options) → { [row key]: number }: one measurement, typically one
+//                 probe process (lib/fresh-process.mjs)
+// and its rows may carry a `target` (see report.mjs).
 import { collectYoungGarbage } from "./gc.mjs";
 import { median, ratio, spread } from "./stats.mjs";
 
 const CLOSE_TIMEOUT_MS = 5_000;
 
 export async function runScenario(scenario, clients, options, log) {
+  if (scenario.fresh) return runFresh(scenario, clients, options, log);
   const states = new Map();
   const samples = new Map(clients.map((client) => [client.name, []]));
   const failures = new Map();
@@ -44,22 +55,58 @@ export async function runScenario(scenario, clients, options, log) {
   }
 
   const protocols = Object.fromEntries([...states].map(([name, state]) => [name, state?.protocolVersion]));
-  return { rows: scenario.rows.map((row) => summarize(row, clients, samples, failures)), failures, protocols };
+  const rows = scenario.rows.map((row) => ({ ...summarize(row, clients, samples, failures), target: row.target }));
+  return { rows, failures, protocols };
 }
 
-function summarize(row, clients, samples, failures) {
+async function runFresh(scenario, clients, options, log) {
+  const measured = clients.filter((client) => scenario.clients === undefined || scenario.clients.includes(client.name));
+  const samples = new Map(clients.map((client) => [client.name, []]));
+  const failures = new Map();
+  const alive = () => measured.filter((client) => !failures.has(client.name));
+  const repetitions = options.reps ?? scenario.repetitions ?? options.rounds;
+  const take = async (client, stage) => {
+    try {
+      return await scenario.measure(client.name, options);
+    } catch (error) {
+      failures.set(client.name, { stage, error });
+      log(`  ${client.name}: FAILED during ${stage}: ${error?.stack ?? error}`);
+      return undefined;
+    }
+  };
+  if (scenario.warmup !== false) for (const client of alive()) await take(client, "warm-up");
+  for (let round = 0; round < repetitions; round++) {
+    for (const client of alive()) {
+      const sample = await take(client, `repetition ${round + 1}`);
+      if (sample !== undefined) samples.get(client.name).push(sample);
+    }
+  }
+  const applies = new Set(measured.map((client) => client.name));
+  const rows = scenario.rows.map((row) => ({
+    ...summarize(row, clients, samples, failures, applies),
+    repetitions,
+    discarded: scenario.warmup !== false,
+    target: row.target,
+  }));
+  return { rows, failures, protocols: {} };
+}
+
+function summarize(row, clients, samples, failures, applies) {
   const values = {};
   const spreads = {};
+  const missing = {};
   for (const client of clients) {
-    const taken = samples.get(client.name).map((sample) => sample[row.key]);
+    const taken = samples.get(client.name).map((sample) => sample[row.key]).filter((value) => value != null);
     const usable = !failures.has(client.name) && taken.length > 0;
     values[client.name] = usable ? median(taken) : null;
     spreads[client.name] = usable ? spread(taken) : null;
+    if (!usable) missing[client.name] = applies === undefined || applies.has(client.name) ? "failed" : "n/a";
   }
   return {
     name: row.name,
     unit: row.unit,
     better: row.better,
+    missing,
     ...values,
     ratioVsSdk: ratio(row.better, values.conduit, values.sdk),
     ratioVsRaw: ratio(row.better, values.conduit, values.raw),

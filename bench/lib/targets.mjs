@@ -1,9 +1,68 @@
 // The server programs the scenarios run, as connect targets every client adapter understands.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
 const serverPath = (file) => fileURLToPath(new URL(`../servers/${file}`, import.meta.url));
+const fixturePath = (file) => fileURLToPath(new URL(`../../test/fixtures/${file}`, import.meta.url));
 
-/** The hand-written legacy stdio server: the same program for every client. */
-export function rawStdioServer() {
-  return { command: process.execPath, args: [serverPath("raw-stdio-server.mjs")] };
+const START_TIMEOUT_MS = 10_000;
+const STOP_TIMEOUT_MS = 2_000;
+
+/** The hand-written stdio server: the same program for every client. era: "legacy" | "modern". */
+export function rawStdioServer(era = "legacy") {
+  return { command: process.execPath, args: [serverPath("raw-stdio-server.mjs"), "--era", era] };
+}
+
+/** The test server built on the official server library (legacy era only), over stdio. */
+export function officialStdioServer() {
+  return { command: process.execPath, args: [fixturePath("official-server.mjs"), "stdio", "--era", "legacy"] };
+}
+
+/**
+ * Starts the hand-written Streamable HTTP server in its own process (its CPU is not the
+ * client's). Resolves with { target: { url }, close() }.
+ */
+export async function rawHttpServer(era = "legacy") {
+  const child = spawn(process.execPath, [serverPath("raw-http-server.mjs"), "--era", era], { stdio: ["pipe", "pipe", "inherit"] });
+  const exited = once(child, "exit");
+  const close = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.stdin.end();
+    const timer = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS);
+    await exited;
+    clearTimeout(timer);
+  };
+  try {
+    const url = await firstUrl(child);
+    return { target: { url }, close };
+  } catch (error) {
+    child.kill("SIGKILL");
+    await exited;
+    throw error;
+  }
+}
+
+function firstUrl(child) {
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    const settle = (fn, value) => {
+      clearTimeout(timer);
+      child.off("exit", onExit).off("error", onError);
+      lines.close();
+      fn(value);
+    };
+    const onExit = (code) => settle(reject, new Error(`raw-http-server exited (${code}) before printing its URL`));
+    const onError = (error) => settle(reject, error);
+    const timer = setTimeout(() => settle(reject, new Error("raw-http-server did not print its URL in time")), START_TIMEOUT_MS);
+    child.once("exit", onExit).once("error", onError);
+    lines.once("line", (line) => {
+      try {
+        settle(resolve, JSON.parse(line).url);
+      } catch (error) {
+        settle(reject, error);
+      }
+    });
+  });
 }

@@ -4,8 +4,8 @@
  * as many requests per second as one on `fetch`), and any injected `fetch` (other runtimes,
  * tests, proxies).
  */
-import http from "node:http";
-import https from "node:https";
+import type http from "node:http";
+import type https from "node:https";
 
 export interface ExchangeRequest {
   method: "GET" | "POST" | "DELETE";
@@ -32,22 +32,35 @@ export interface Exchange {
 
 export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
 
+type HttpModule = typeof http | typeof https;
+
+/**
+ * `node:http` and `node:https` are loaded when the first request needs them, so that importing
+ * Conduit stays cheap (https brings TLS with it); after that, no await is added per request.
+ */
 export function nodeExchange(): Exchange {
-  const agents = {
-    http: new http.Agent({ keepAlive: true }),
-    https: new https.Agent({ keepAlive: true }),
+  const loaded: { http?: { module: HttpModule; agent: http.Agent }; https?: { module: HttpModule; agent: http.Agent } } = {};
+  const load = async (secure: boolean): Promise<{ module: HttpModule; agent: http.Agent }> => {
+    const module: HttpModule = secure ? (await import("node:https")).default : (await import("node:http")).default;
+    const entry = { module, agent: new module.Agent({ keepAlive: true }) };
+    if (secure) loaded.https ??= entry;
+    else loaded.http ??= entry;
+    return (secure ? loaded.https : loaded.http)!;
   };
   return {
-    send: (request) => nodeSend(request, request.url.protocol === "https:" ? agents.https : agents.http),
+    send: async (request) => {
+      const secure = request.url.protocol === "https:";
+      const entry = (secure ? loaded.https : loaded.http) ?? (await load(secure));
+      return nodeSend(request, entry.module, entry.agent);
+    },
     destroy: () => {
-      agents.http.destroy();
-      agents.https.destroy();
+      loaded.http?.agent.destroy();
+      loaded.https?.agent.destroy();
     },
   };
 }
 
-function nodeSend(request: ExchangeRequest, agent: http.Agent): Promise<ExchangeResponse> {
-  const module = request.url.protocol === "https:" ? https : http;
+function nodeSend(request: ExchangeRequest, module: HttpModule, agent: http.Agent): Promise<ExchangeResponse> {
   return new Promise((resolve, reject) => {
     const headers: http.OutgoingHttpHeaders = { ...request.headers };
     if (request.body !== undefined) headers["content-length"] = Buffer.byteLength(request.body);

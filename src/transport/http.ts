@@ -14,7 +14,7 @@ import { isObject } from "../util/json.js";
 import type { Logger } from "../util/logger.js";
 import { BodyTooLargeError, HttpStatusError, mediaType, readBody } from "./http-body.js";
 import { fetchExchange, nodeExchange, type Exchange, type ExchangeResponse, type FetchLike } from "./http-exchange.js";
-import { SseOverflowError, SseReader, type SseCursor } from "./sse-reader.js";
+import { SseOverflowError, openSseReader, type SseCursor } from "./sse-reader.js";
 import type { RequestId, SendOptions, Transport, TransportSink } from "./transport.js";
 
 export interface HttpTarget {
@@ -226,7 +226,7 @@ export class HttpTransport implements Transport {
 
   /** Streams events into `deliver`; returns the error that ended the stream, if any. */
   private async consumeStream(response: ExchangeResponse, cursor: SseCursor, deliver: (value: unknown) => void): Promise<unknown> {
-    const reader = new SseReader(this.options.maxMessageBytes, cursor, {
+    const reader = await openSseReader(this.options.maxMessageBytes, cursor, {
       message: deliver,
       parseError: (raw) => this.sink?.parseError(raw, undefined),
     });

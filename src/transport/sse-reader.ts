@@ -4,7 +4,7 @@
  * the server's `retry:`) outlives it, for resuming the stream with a GET (2025-11-25
  * transports, "Resumability"). An event with empty data is a priming event: it only sets the id.
  */
-import { createParser, type EventSourceParser } from "eventsource-parser";
+import type { EventSourceParser, createParser } from "eventsource-parser";
 
 export interface SseCursor {
   lastEventId?: string | undefined;
@@ -22,12 +22,22 @@ export class SseOverflowError extends Error {
   }
 }
 
+type CreateParser = typeof createParser;
+let loaded: CreateParser | undefined;
+
+/** A reader; the parser's module is loaded with the first event stream, not at import. */
+export async function openSseReader(limit: number, cursor: SseCursor, handlers: SseHandlers): Promise<SseReader> {
+  loaded ??= (await import("eventsource-parser")).createParser;
+  return new SseReader(loaded, limit, cursor, handlers);
+}
+
 export class SseReader {
   private readonly decoder = new TextDecoder();
   private readonly parser: EventSourceParser;
   private overflowed = false;
 
   constructor(
+    createParser: CreateParser,
     private readonly limit: number,
     readonly cursor: SseCursor,
     handlers: SseHandlers,

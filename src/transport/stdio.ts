@@ -7,7 +7,7 @@
  * whole process group with SIGTERM and at last SIGKILL, so nothing the server started
  * survives it.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { ClientError, InvalidArgumentError } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
 import { LineFramer, LineTooLongError } from "./line-framer.js";
@@ -102,6 +102,8 @@ export class StdioTransport implements Transport {
     if (this.state !== "idle") throw new InvalidArgumentError("a transport can be started once");
     this.sink = sink;
     this.state = "starting";
+    // Loaded on first use: a host that speaks only HTTP never pays for it at import.
+    const { spawn } = await import("node:child_process");
     const child = spawn(this.target.command, this.target.args ?? [], {
       cwd: this.target.cwd,
       env: serverEnvironment(this.target),

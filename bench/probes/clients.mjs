@@ -1,0 +1,92 @@
+// The three clients as the probes use them, each library loaded only when asked for (so that a
+// probe's import and memory are those of one library): Conduit through its public API from the
+// built package, the official client with its defaults, and the bare loops of this folder.
+// Every adapter: { call(tool, args) → result, close() }.
+
+/** One stdio connection. `onLog(params)` is the host's log hook, as each library offers one. */
+export async function connectStdio(name, target, { onLog } = {}) {
+  switch (name) {
+    case "conduit": {
+      const { Client } = await import("conduit-mcp");
+      // Default options: the log rate limit and the sanitiser stay on.
+      const handler = onLog === undefined ? undefined : { handleLog: (_level, params) => onLog(params) };
+      const client = new Client({ name: "bench-conduit", version: "1.0.0", handler });
+      try {
+        const server = await client.connect("bench", target);
+        return { call: (tool, args) => server.callTool(tool, args), close: () => client.close(), stats: () => server.stats() };
+      } catch (error) {
+        await client.close();
+        throw error;
+      }
+    }
+    case "sdk": {
+      const [{ Client }, { StdioClientTransport }] = await Promise.all([
+        import("@modelcontextprotocol/client"),
+        import("@modelcontextprotocol/client/stdio"),
+      ]);
+      const client = new Client({ name: "bench-sdk", version: "1.0.0" });
+      if (onLog !== undefined) client.setNotificationHandler("notifications/message", (notification) => onLog(notification.params));
+      try {
+        await client.connect(new StdioClientTransport({ command: target.command, args: target.args ?? [], stderr: "inherit" }));
+        return { call: (tool, args) => client.callTool({ name: tool, arguments: args }), close: () => client.close() };
+      } catch (error) {
+        await client.close();
+        throw error;
+      }
+    }
+    case "raw": {
+      const { connect } = await import("./raw-stdio.mjs");
+      return connect(target, { onLog });
+    }
+    default:
+      throw new Error(`unknown client ${name}`);
+  }
+}
+
+/**
+ * Many HTTP connections from one process, each library as it is naturally used: Conduit holds
+ * every server in one Client; the official client needs one Client (and transport) per server;
+ * the bare loop shares one keep-alive agent. Resolves with { connect(url) → adapter, close() }.
+ */
+export async function httpFactory(name) {
+  switch (name) {
+    case "conduit": {
+      const { Client } = await import("conduit-mcp");
+      const client = new Client({ name: "bench-conduit", version: "1.0.0" });
+      let next = 0;
+      return {
+        async connect(url) {
+          const server = await client.connect(`server-${++next}`, { url });
+          return { call: (tool, args) => server.callTool(tool, args), close: () => server.close() };
+        },
+        close: () => client.close(),
+      };
+    }
+    case "sdk": {
+      const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+      const clients = [];
+      return {
+        async connect(url) {
+          const client = new Client({ name: "bench-sdk", version: "1.0.0" });
+          clients.push(client);
+          await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+          return { call: (tool, args) => client.callTool({ name: tool, arguments: args }), close: () => client.close() };
+        },
+        close: () => Promise.all(clients.map((client) => client.close())),
+      };
+    }
+    case "raw": {
+      const { rawHttp } = await import("./raw-http.mjs");
+      return rawHttp();
+    }
+    default:
+      throw new Error(`unknown client ${name}`);
+  }
+}
+
+/** The text of a tool result's first content block, or throws: a client that drops data is not fast. */
+export function firstText(result) {
+  const text = result?.content?.[0]?.text;
+  if (typeof text !== "string") throw new Error(`unexpected tools/call result: ${JSON.stringify(result)?.slice(0, 200)}`);
+  return text;
+}
