@@ -9,6 +9,17 @@ const PROBE_TIMEOUT_MS = 120_000;
 export const probePath = (name) => fileURLToPath(new URL(`../probes/${name}.mjs`, import.meta.url));
 
 /**
+ * This process's environment less NODE_EXTRA_CA_CERTS: with it, every Node process reads a CA
+ * bundle as it starts (about 70 ms on a machine whose bundle is large), which no probe needs
+ * (they talk to local processes only) and which would sit in every cold start as a constant.
+ */
+export function probeEnvironment() {
+  const env = { ...process.env };
+  delete env.NODE_EXTRA_CA_CERTS;
+  return env;
+}
+
+/**
  * Runs `node [nodeArgs] bench/probes/<name>.mjs [args]` and resolves with what it reported:
  * { lines: [{ ms, value }], last, wallMs } — every JSON line of its stdout with the time it
  * arrived (ms since the spawn call), the last one, and the time from spawn to exit. Fails with
@@ -19,6 +30,7 @@ export function runProbe(name, args = [], { nodeArgs = [], timeout = PROBE_TIMEO
     const t0 = performance.now();
     const child = spawn(process.execPath, [...nodeArgs, probePath(name), ...args.map(String)], {
       stdio: ["ignore", "pipe", "pipe"],
+      env: probeEnvironment(),
     });
     const lines = [];
     let rest = "";

@@ -7,8 +7,22 @@ import { spawn } from "node:child_process";
 
 const PROTOCOL_VERSION = "2025-11-25";
 
+/**
+ * The server gets the same few variables as both libraries give theirs (the official client's
+ * default list), not this process's whole environment: a variable such as NODE_EXTRA_CA_CERTS
+ * changes how long a Node server takes to start, and the floor must start the same server.
+ */
+function serverEnvironment() {
+  const env = {};
+  for (const key of ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"]) {
+    const value = process.env[key];
+    if (value !== undefined && !value.startsWith("()")) env[key] = value;
+  }
+  return env;
+}
+
 export async function connect(target, { onLog } = {}) {
-  const child = spawn(target.command, target.args ?? [], { stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(target.command, target.args ?? [], { stdio: ["pipe", "pipe", "inherit"], env: serverEnvironment() });
   const pending = new Map();
   let nextId = 0;
   let parts = [];

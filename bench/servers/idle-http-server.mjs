@@ -1,7 +1,7 @@
 // A minimal legacy Streamable HTTP MCP server (2025-11-25 basic/transports) for the idle-HTTP
 // scenario: sessions, JSON answers, and the standalone GET event stream, which it keeps open
 // and silent, as a real server does between events. It prints {"url"} on stdout once listening;
-// GET /stats answers how many sessions and open streams it holds. It exits when stdin ends.
+// GET /stats answers how many sessions, open streams and TCP connections it holds. It exits when stdin ends.
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 
@@ -70,7 +70,10 @@ function openStream(req, res) {
 }
 
 const server = createServer((req, res) => {
-  if (req.method === "GET" && req.url === "/stats") return send(res, 200, { sessions: sessions.size, streams: streams.size, deleted });
+  if (req.method === "GET" && req.url === "/stats") {
+    // The /stats request itself holds one connection: not counted.
+    return server.getConnections((_, count) => send(res, 200, { sessions: sessions.size, streams: streams.size, sockets: count - 1, deleted }));
+  }
   if (req.method === "GET") return openStream(req, res);
   if (req.method === "DELETE") {
     if (sessions.delete(req.headers["mcp-session-id"])) deleted += 1;

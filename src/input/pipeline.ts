@@ -129,24 +129,32 @@ export class InputPipeline {
 
   /** Calls the callback under supervision with the context of `source` plus `extra`. */
   private async run<C extends object>(
-    source: InputSource,
+    inputSource: InputSource,
     timeoutMs: number,
     callback: (ctx: InputContext & C) => unknown,
     extra: C,
   ): Promise<InputOutcome> {
+    const settings = this.settings;
     const supervised = await supervise(
-      (signal) =>
-        callback({
-          client: this.settings.clientName,
-          serverId: source.serverId,
-          era: source.era,
-          assigns: source.assigns,
-          relatedRequestId: source.relatedRequestId,
-          signal,
-          ...extra,
-        }),
+      (source) =>
+        callback(
+          Object.assign(
+            {
+              client: settings.clientName,
+              serverId: inputSource.serverId,
+              era: inputSource.era,
+              assigns: inputSource.assigns,
+              relatedRequestId: inputSource.relatedRequestId,
+              // Made only if the callback looks at it.
+              get signal(): AbortSignal {
+                return source.signal;
+              },
+            },
+            extra,
+          ),
+        ),
       timeoutMs,
-      source.signal,
+      inputSource.signal,
     );
     switch (supervised.status) {
       case "ok":
@@ -156,7 +164,7 @@ export class InputPipeline {
       case "timeout":
         return { kind: "handler", code: INTERNAL_ERROR, message: "the client did not answer in time", cause: new Error(`handler timed out after ${supervised.ms} ms`) };
       case "threw":
-        return this.thrown(source, supervised.error);
+        return this.thrown(inputSource, supervised.error);
     }
   }
 

@@ -17,6 +17,7 @@ import type { Transport } from "../transport/transport.js";
 import type { CallOptions } from "./call-options.js";
 import { clientCapabilities, type InputFeatures } from "./capabilities.js";
 import { initialize } from "./initialize.js";
+import { Envelope } from "./meta.js";
 import { CALL_METHODS, unavailableReason } from "./methods.js";
 import { ModernCodec } from "./modern.js";
 import type { AnswerInputs } from "./mrtr.js";
@@ -177,11 +178,7 @@ export class Connection {
       serverId: this.settings.serverId,
       logger: this.settings.logger,
       http: http !== undefined,
-      envelope: {
-        version: this.version,
-        clientInfo: this.settings.clientInfo,
-        capabilities: clientCapabilities(this.settings.features, this.version),
-      },
+      envelope: new Envelope(this.version, this.settings.clientInfo, clientCapabilities(this.settings.features, this.version)),
       maxInputRounds: this.settings.maxInputRounds,
       logLevel: this.settings.logLevel,
       answer: this.hooks.answerInputs,

@@ -15,23 +15,32 @@ export const META = {
   subscriptionId: "io.modelcontextprotocol/subscriptionId",
 } as const;
 
-export interface Envelope {
-  readonly version: string;
-  readonly clientInfo: Implementation;
-  readonly capabilities: ClientCapabilities;
-}
+/**
+ * The envelope of one connection: the three keys every request carries, in one frozen object
+ * shared by every request that adds nothing of its own, so that a request costs one copy of its
+ * params and no more.
+ */
+export class Envelope {
+  private readonly base: Readonly<Record<string, unknown>>;
 
-/** `params` with the envelope in `_meta`; the caller's own `_meta` keys are kept, ours win. */
-export function withEnvelope(
-  params: Record<string, unknown> | undefined,
-  envelope: Envelope,
-  logLevel?: LoggingLevel,
-): Record<string, unknown> {
-  const given = params?._meta;
-  const meta: Record<string, unknown> = isObject(given) ? { ...given } : {};
-  meta[META.protocolVersion] = envelope.version;
-  meta[META.clientInfo] = envelope.clientInfo;
-  meta[META.clientCapabilities] = envelope.capabilities;
-  if (logLevel !== undefined) meta[META.logLevel] = logLevel;
-  return { ...params, _meta: meta };
+  constructor(
+    readonly version: string,
+    clientInfo: Implementation,
+    capabilities: ClientCapabilities,
+  ) {
+    this.base = Object.freeze({
+      [META.protocolVersion]: version,
+      [META.clientInfo]: clientInfo,
+      [META.clientCapabilities]: capabilities,
+    });
+  }
+
+  /** `params` with the envelope in `_meta`; the caller's own `_meta` keys are kept, ours win. */
+  wrap(params: Record<string, unknown> | undefined, logLevel?: LoggingLevel): Record<string, unknown> {
+    const given = params?._meta;
+    if (given === undefined && logLevel === undefined) return params === undefined ? { _meta: this.base } : { ...params, _meta: this.base };
+    const meta: Record<string, unknown> = isObject(given) ? { ...given, ...this.base } : { ...this.base };
+    if (logLevel !== undefined) meta[META.logLevel] = logLevel;
+    return { ...params, _meta: meta };
+  }
 }

@@ -10,10 +10,10 @@ import type { Logger } from "../util/logger.js";
 import type { RpcPeer } from "../rpc/peer.js";
 import type { CallOptions } from "./call-options.js";
 import { modernHeaders } from "./http-headers.js";
-import { withEnvelope, type Envelope } from "./meta.js";
+import type { Envelope } from "./meta.js";
 import { CALL_METHODS } from "./methods.js";
-import { runWithInput, type AnswerInputs } from "./mrtr.js";
-import { INPUT_METHODS, classifyResult } from "./result-type.js";
+import { continueWithInput, type AnswerInputs } from "./mrtr.js";
+import { classifyResult } from "./result-type.js";
 import type { LoggingLevel, Tool } from "./types/index.js";
 import { headerParams, type HeaderParam } from "./x-mcp-header.js";
 
@@ -35,9 +35,29 @@ export class ModernCodec {
     private readonly settings: ModernSettings,
   ) {}
 
-  async request(method: string, params: Record<string, unknown> | undefined, options: CallOptions): Promise<unknown> {
-    if (INPUT_METHODS.has(method)) return this.withInput(method, params ?? {}, options);
-    return classifyResult(method, await this.leg(method, params, options, options.signal, options.maxTotalTimeout)).result;
+  request(method: string, params: Record<string, unknown> | undefined, options: CallOptions): Promise<unknown> {
+    if (!this.settings.http || method !== "tools/call") return this.send(method, params, options);
+    return this.send(method, params, options).catch(async (error: unknown) => {
+      // A header mismatch over HTTP: the tool's schema may have changed. Learn it again, retry once.
+      if (!(error instanceof ClientError && error.kind === "rpc" && error.code === ErrorCode.HeaderMismatch)) throw error;
+      await this.refreshTools(options);
+      return this.send(method, params, options);
+    });
+  }
+
+  /** One request, and the MRTR flow when its result asks for input. */
+  private async send(method: string, params: Record<string, unknown> | undefined, options: CallOptions): Promise<unknown> {
+    const started = Date.now();
+    const first = classifyResult(method, await this.leg(method, params, options, options.signal, options.maxTotalTimeout));
+    if (first.kind === "complete") return first.result;
+    return continueWithInput(
+      params ?? {},
+      first.result,
+      { method, maxRounds: this.settings.maxInputRounds, maxTotalTimeout: options.maxTotalTimeout, signal: options.signal, assigns: options.assigns },
+      (sent, signal, total) => this.leg(method, sent, options, signal, total),
+      this.settings.answer,
+      started,
+    );
   }
 
   /** Sends one request; resolves with its raw result. */
@@ -49,7 +69,7 @@ export class ModernCodec {
     maxTotalTimeout: number | undefined,
   ): Promise<unknown> {
     const headers = this.settings.http ? modernHeaders(method, params, this.headerParamsFor(method, params)) : undefined;
-    const sent = withEnvelope(params, this.settings.envelope, options.logLevel ?? this.settings.logLevel);
+    const sent = this.settings.envelope.wrap(params, options.logLevel ?? this.settings.logLevel);
     const init = {
       timeout: options.timeout,
       maxTotalTimeout,
@@ -86,29 +106,6 @@ export class ModernCodec {
 
   private headerParamsFor(method: string, params: Record<string, unknown> | undefined): HeaderParam[] | undefined {
     return method === "tools/call" && typeof params?.name === "string" ? this.toolHeaders.get(params.name) : undefined;
-  }
-
-  private withInput(method: string, params: Record<string, unknown>, options: CallOptions): Promise<unknown> {
-    const run = (): Promise<Record<string, unknown>> =>
-      runWithInput(
-        params,
-        {
-          method,
-          maxRounds: this.settings.maxInputRounds,
-          maxTotalTimeout: options.maxTotalTimeout,
-          signal: options.signal,
-          assigns: options.assigns,
-        },
-        (sent, signal, total) => this.leg(method, sent, options, signal, total),
-        this.settings.answer,
-      );
-    if (method !== "tools/call" || !this.settings.http) return run();
-    // A header mismatch over HTTP: the tool's schema may have changed. Learn it again, retry once.
-    return run().catch(async (error: unknown) => {
-      if (!(error instanceof ClientError && error.kind === "rpc" && error.code === ErrorCode.HeaderMismatch)) throw error;
-      await this.refreshTools(options);
-      return run();
-    });
   }
 
   private async refreshTools(options: CallOptions): Promise<void> {

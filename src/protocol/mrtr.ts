@@ -59,10 +59,11 @@ export async function runWithInput(
   const started = Date.now();
   const first = classifyResult(options.method, await leg(params, options.signal, options.maxTotalTimeout));
   if (first.kind === "complete") return first.result;
-  return flow(params, first.result, options, leg, answer, started);
+  return continueWithInput(params, first.result, options, leg, answer, started);
 }
 
-async function flow(
+/** The flow after a first leg (started at `started`) answered `input_required` with `asked`. */
+export async function continueWithInput(
   params: Record<string, unknown>,
   asked: Record<string, unknown>,
   options: FlowOptions,

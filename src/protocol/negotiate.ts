@@ -19,7 +19,7 @@ import type { Transport } from "../transport/transport.js";
 import { clientCapabilities, type InputFeatures } from "./capabilities.js";
 import { checkDiscoverResult } from "./discover.js";
 import { initialize } from "./initialize.js";
-import { withEnvelope } from "./meta.js";
+import { Envelope } from "./meta.js";
 import type { Implementation, ServerCapabilities } from "./types/index.js";
 import {
   LEGACY_VERSIONS,
@@ -138,9 +138,9 @@ function useSessions(settings: NegotiationSettings, sessions: boolean): void {
 
 function sendDiscover(settings: NegotiationSettings, version: ModernVersion): Promise<unknown> {
   useSessions(settings, false);
-  const envelope = { version, clientInfo: settings.clientInfo, capabilities: clientCapabilities(settings.features, version) };
+  const envelope = new Envelope(version, settings.clientInfo, clientCapabilities(settings.features, version));
   const stdio = settings.transport.kind === "stdio";
-  return settings.peer.request("server/discover", withEnvelope(undefined, envelope), {
+  return settings.peer.request("server/discover", envelope.wrap(undefined), {
     // A legacy server may say nothing at all before `initialize`: wait only so long on stdio.
     timeout: stdio ? settings.probeTimeout : settings.connectTimeout,
     signal: settings.signal,

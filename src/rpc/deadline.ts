@@ -28,6 +28,8 @@ export class DeadlineQueue {
   private readonly live = new Set<Deadline>();
   private timer: NodeJS.Timeout | undefined;
   private armedFor = Infinity;
+  /** The `setTimeout` the timer was armed with. */
+  private clock: typeof setTimeout | undefined;
 
   /** @internal */
   watch(deadline: Deadline): void {
@@ -45,7 +47,9 @@ export class DeadlineQueue {
 
   /** @internal A deadline moved to `at`: make sure the timer fires by then. */
   due(at: number): void {
-    if (at < this.armedFor) this.arm(at);
+    // A fake clock (tests) replaces setTimeout: a timer armed on the other clock would not fire
+    // on this one, so a change of clock re-arms.
+    if (at < this.armedFor || this.clock !== setTimeout) this.arm(at);
   }
 
   /** Stops the timer; the deadlines still watched are dropped. */
@@ -59,6 +63,7 @@ export class DeadlineQueue {
   private arm(at: number): void {
     clearTimeout(this.timer);
     this.armedFor = at;
+    this.clock = setTimeout;
     this.timer = setTimeout(() => this.fire(), Math.max(0, at - Date.now()));
     if (this.live.size === 0) this.timer.unref();
   }
