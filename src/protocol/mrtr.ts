@@ -45,6 +45,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 class TotalTimeout extends Error {}
 
+/** The signal of a flow nothing can abort. */
+const UNSTOPPABLE = new AbortController().signal;
+
 /**
  * Most calls complete at once: the first leg runs on the caller's own signal and total bound,
  * and the machinery of a flow (its abort controller and timer) is made only when the server
@@ -71,14 +74,16 @@ export async function continueWithInput(
   answer: AnswerInputs,
   started: number,
 ): Promise<Record<string, unknown>> {
+  const total = options.maxTotalTimeout;
+  const bounded = total !== undefined && total >= 0 && total <= MAX_TIMER_MS;
+  // Nothing can stop this flow but its legs' own timeouts: no controller needed.
+  if (options.signal === undefined && !bounded) return rounds(params, asked, options, leg, answer, UNSTOPPABLE);
   const controller = new AbortController();
   const outer = options.signal;
   const onAbort = (): void => controller.abort(outer?.reason);
   if (outer?.aborted === true) onAbort();
   outer?.addEventListener("abort", onAbort, { once: true });
-  const total = options.maxTotalTimeout;
-  const timer =
-    total !== undefined && total >= 0 && total <= MAX_TIMER_MS
+  const timer = bounded
       ? setTimeout(() => controller.abort(new TotalTimeout(`maxTotalTimeout of ${total} ms`)), Math.max(0, started + total - Date.now()))
       : undefined;
   try {
