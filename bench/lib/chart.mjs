@@ -70,12 +70,14 @@ export function renderChart(report) {
       const left = Math.min(x0, x1);
       const width = Math.max(1.5, Math.abs(x1 - x0));
       out.push(`<rect x="${left.toFixed(1)}" y="${by}" width="${width.toFixed(1)}" height="${BAR}" fill="${COLORS[vs]}"${value < 1 ? ` stroke="${COLORS.worse}" stroke-width="1"` : ""}/>`);
-      const labelX = value >= 1 ? x1 + 5 : x0 + 5;
-      out.push(text(labelX, by + BAR - 2, `${formatRatio(value)} vs ${label}`, { size: 11 }));
+      // The label starts after the bar, and after the target mark when the mark is further right.
+      let labelX = (value >= 1 ? x1 : x0) + 5;
       if (row.target?.vs === vs) {
-        const tx = clampX(row.target.goal).toFixed(1);
-        out.push(`<rect x="${Number(tx) - 1.5}" y="${by - 3}" width="3" height="${BAR + 6}" fill="${COLORS.target}"/>`);
+        const tx = clampX(row.target.goal);
+        out.push(`<rect x="${(tx - 1.5).toFixed(1)}" y="${by - 3}" width="3" height="${BAR + 6}" fill="${COLORS.target}"/>`);
+        if (tx + 5 > labelX - 4) labelX = Math.max(labelX, tx + 6);
       }
+      out.push(text(labelX, by + BAR - 2, `${formatRatio(value)} vs ${label}`, { size: 11 }));
     });
     if (row.target != null) {
       const t = row.target;

@@ -78,18 +78,20 @@ export function toTable(rows, { options, protocols }) {
   const fresh = rows.filter((row) => row.repetitions !== undefined);
   const notes = [];
   if (inProcess.length > 0) {
-    const settings = new Map();
+    const kinds = new Map();
     for (const row of inProcess) {
       const { rounds, calls, warmup } = row.settings ?? options;
-      const key = `${rounds} interleaved rounds of ${calls} calls after ${warmup} warm-up calls`;
-      settings.set(key, [...(settings.get(key) ?? []), row.unit]);
+      const key = `${rounds}×${calls} (after ${warmup})`;
+      kinds.set(key, (kinds.get(key) ?? 0) + 1);
     }
-    const text = [...settings.keys()];
-    notes.push(`In-process rows: medians of ${text.length === 1 ? text[0] : text.join("; or ")} per client.`);
+    const text = [...kinds].map(([key, n]) => `${key}${kinds.size > 1 ? ` in ${n} row${n > 1 ? "s" : ""}` : ""}`).join(", ");
+    notes.push(`In-process rows: medians of interleaved rounds per client, rounds×calls (after warm-up calls): ${text}.`);
   }
   if (fresh.length > 0) {
-    const kinds = [...new Set(fresh.map((row) => `${row.repetitions}${row.discarded ? " (after 1 discarded)" : ""}`))];
-    notes.push(`Fresh-process rows: medians of ${kinds.join(", ")} measurements per client, each in a new process, interleaved.`);
+    const kinds = new Map();
+    for (const row of fresh) kinds.set(row.repetitions, (kinds.get(row.repetitions) ?? 0) + 1);
+    const text = [...kinds].map(([n, rows]) => `${n}${kinds.size > 1 ? ` in ${rows} row${rows > 1 ? "s" : ""}` : ""}`).join(", ");
+    notes.push(`Fresh-process rows: medians of measurements per client, each in a new process, interleaved: ${text}.`);
   }
   return [
     line(header),

@@ -10,7 +10,7 @@ export default {
   id: "cold-start",
   name: "cold start over stdio",
   fresh: true,
-  repetitions: 11,
+  repetitions: 9,
   rows: [
     {
       key: "ms",

@@ -14,7 +14,7 @@ export default {
   id: "idle-http",
   name: "100 idle HTTP connections in one process",
   fresh: true,
-  repetitions: 5,
+  repetitions: 4,
   warmup: false,
   rows: [
     {

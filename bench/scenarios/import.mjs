@@ -9,7 +9,7 @@ export default {
   name: "import",
   fresh: true,
   clients: ["conduit", "sdk"],
-  repetitions: 15,
+  repetitions: 11,
   rows: [
     {
       key: "ms",
