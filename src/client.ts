@@ -18,6 +18,8 @@ import type { Era } from "./protocol/versions.js";
 import { CONNECT_DEFAULTS, resolveClientOptions, type ClientOptions, type ConnectOptions, type ResolvedClientOptions } from "./options.js";
 import { ServerHandle } from "./server.js";
 import { createTransport, targetKey, type ServerTarget } from "./targets.js";
+import { HttpAgents } from "./transport/http-exchange.js";
+import { DeadlineQueue } from "./rpc/deadline.js";
 import { ClientError, InvalidArgumentError } from "./util/errors.js";
 
 const NEVER_ABORTED = new AbortController().signal;
@@ -46,6 +48,10 @@ export class Client {
   private readonly features: InputFeatures;
   /** The era each target was found to speak, so that later connects go straight to it. */
   private readonly eras = new Map<string, Era>();
+  /** One timer for the deadlines of every request of this client. */
+  private readonly deadlines = new DeadlineQueue();
+  /** Keep-alive agents shared by this client's HTTP connections. */
+  private readonly agents = new HttpAgents();
   private closing: Promise<void> | undefined;
 
   constructor(options: ClientOptions) {
@@ -84,7 +90,7 @@ export class Client {
     if (this.registry.has(serverId)) {
       throw new ClientError("usage", `a server with id "${serverId}" is already connected`, { serverId });
     }
-    const transport = createTransport(target, options, this.options.logger);
+    const transport = createTransport(target, options, this.options.logger, this.agents);
     const key = targetKey(target);
     const input: ServerInput = {
       budget: new InputBudget(this.options.inputRateLimit, this.options.maxServerRequests),
@@ -105,6 +111,7 @@ export class Client {
         connectTimeout: options.connectTimeout ?? CONNECT_DEFAULTS.connectTimeout,
         signal: options.signal,
         requestTimeout: this.options.requestTimeout,
+        deadlines: this.deadlines,
         maxInputRounds: this.options.maxInputRounds,
         logLevel: options.logLevel,
       },
@@ -161,7 +168,7 @@ export class Client {
 
   /** Closes every server. Idempotent; the client accepts no new connection afterwards. */
   close(): Promise<void> {
-    this.closing ??= Promise.all(this.servers().map((handle) => handle.close())).then(() => undefined);
+    this.closing ??= Promise.all(this.servers().map((handle) => handle.close())).then(() => this.agents.destroy());
     return this.closing;
   }
 

@@ -3,6 +3,7 @@
  * HTTP); and the transport made from it.
  */
 import { HttpTransport, type HttpTarget } from "./transport/http.js";
+import type { HttpAgents } from "./transport/http-exchange.js";
 import { StdioTransport, type StdioTarget } from "./transport/stdio.js";
 import type { Transport } from "./transport/transport.js";
 import { InvalidArgumentError } from "./util/errors.js";
@@ -11,7 +12,7 @@ import { CONNECT_DEFAULTS, type ConnectOptions } from "./options.js";
 
 export type ServerTarget = StdioTarget | HttpTarget;
 
-export function createTransport(target: ServerTarget, options: ConnectOptions, logger: Logger): Transport {
+export function createTransport(target: ServerTarget, options: ConnectOptions, logger: Logger, agents: HttpAgents): Transport {
   if (typeof target !== "object" || target === null) throw new InvalidArgumentError("a server target must be an object");
   const maxMessageBytes = options.maxMessageBytes ?? CONNECT_DEFAULTS.maxMessageBytes;
   if ("command" in target) {
@@ -23,7 +24,7 @@ export function createTransport(target: ServerTarget, options: ConnectOptions, l
       onStderr: options.onStderr,
     });
   }
-  if ("url" in target) return new HttpTransport(target, { logger, maxMessageBytes });
+  if ("url" in target) return new HttpTransport(target, { logger, maxMessageBytes, agents });
   throw new InvalidArgumentError("a server target needs either `command` (stdio) or `url` (Streamable HTTP)");
 }
 

@@ -7,24 +7,24 @@
 import { TokenBucket, type RateLimit } from "../util/token-bucket.js";
 
 export class InputBudget {
-  private readonly bucket: TokenBucket;
+  /** Made with the first input: most connections never see one. */
+  private bucket: TokenBucket | undefined;
   private running = 0;
 
   constructor(
-    rate: RateLimit,
+    private readonly rate: RateLimit,
     private readonly maxConcurrent: number,
-  ) {
-    this.bucket = new TokenBucket(rate);
-  }
+  ) {}
 
   /** Spends one input from the rate budget; false when over it. */
   take(): boolean {
+    this.bucket ??= new TokenBucket(this.rate);
     return this.bucket.take();
   }
 
   /** Inputs refused for the rate since the connection started. */
   get refused(): number {
-    return this.bucket.refused;
+    return this.bucket?.refused ?? 0;
   }
 
   /** Claims a slot for a server request; false when `maxServerRequests` already run. */

@@ -8,20 +8,20 @@ import { safeText, safeValue } from "../util/sanitize.js";
 import { TokenBucket, type RateLimit } from "../util/token-bucket.js";
 
 export class LogGate {
-  private readonly bucket: TokenBucket;
+  /** Made with the first entry: many servers never log. */
+  private bucket: TokenBucket | undefined;
 
-  constructor(rate: RateLimit) {
-    this.bucket = new TokenBucket(rate);
-  }
+  constructor(private readonly rate: RateLimit) {}
 
   /** The sanitised entry, or undefined when over the rate. */
   admit(params: Record<string, unknown>): LogParams | undefined {
+    this.bucket ??= new TokenBucket(this.rate);
     return this.bucket.take() ? sanitizeLog(params) : undefined;
   }
 
   /** Entries dropped for the rate since the connection started. */
   get dropped(): number {
-    return this.bucket.refused;
+    return this.bucket?.refused ?? 0;
   }
 }
 

@@ -10,6 +10,7 @@
 import { ClientError, ErrorCode } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
 import type { InboundRequest } from "../rpc/inbound-request.js";
+import type { DeadlineQueue } from "../rpc/deadline.js";
 import type { PendingCall } from "../rpc/pending-call.js";
 import { RpcPeer } from "../rpc/peer.js";
 import { HttpTransport } from "../transport/http.js";
@@ -44,6 +45,8 @@ export interface ConnectionSettings {
   signal?: AbortSignal | undefined;
   /** Per-request timeout when a call gives none. */
   requestTimeout: number;
+  /** The client's deadline timer, shared by its connections. */
+  deadlines?: DeadlineQueue | undefined;
   maxInputRounds: number;
   /** Modern era: the log level asked for on every request that names none. */
   logLevel?: LoggingLevel | undefined;
@@ -78,6 +81,7 @@ export class Connection {
       answerInvalid: true,
       cancelWithNotification: true,
       requestTimeout: settings.requestTimeout,
+      deadlines: settings.deadlines,
     });
   }
 

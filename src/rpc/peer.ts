@@ -32,6 +32,8 @@ export interface PeerOptions {
   cancelWithNotification: boolean;
   /** The timeout of requests that name none (ms). */
   readonly requestTimeout: number;
+  /** Deadlines shared with other peers (one timer for a whole client); else the peer's own. */
+  readonly deadlines?: DeadlineQueue | undefined;
 }
 
 export interface PeerStats {
@@ -48,7 +50,7 @@ const isRequestId = (id: unknown): id is RequestId =>
 
 export class RpcPeer implements TransportSink, CallHost {
   readonly stats: PeerStats = { staleResponses: 0, invalidMessages: 0, strayProgress: 0 };
-  readonly deadlines = new DeadlineQueue();
+  readonly deadlines: DeadlineQueue;
   private readonly pending = new Map<number, PendingCall>();
   private readonly inbound = new Map<RequestId, InboundRequest>();
   private nextId = 1;
@@ -59,7 +61,9 @@ export class RpcPeer implements TransportSink, CallHost {
   constructor(
     private readonly transport: Transport,
     readonly options: PeerOptions,
-  ) {}
+  ) {
+    this.deadlines = options.deadlines ?? new DeadlineQueue();
+  }
 
   /** Starts the transport with this peer as its sink. */
   async start(handlers: PeerHandlers): Promise<void> {
@@ -133,7 +137,6 @@ export class RpcPeer implements TransportSink, CallHost {
       call.reject(error);
     }
     for (const request of [...this.inbound.values()]) request.abandon(error);
-    this.deadlines.clear();
   }
 
   // ---- TransportSink -------------------------------------------------------------------------

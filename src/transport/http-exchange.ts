@@ -1,6 +1,6 @@
 /**
  * One HTTP request and its streamed response, behind a small interface with two backends:
- * `node:http`/`node:https` with a keep-alive agent (the default: a loop on it runs about 2.5×
+ * `node:http`/`node:https` with keep-alive agents (the default: a loop on it runs about 2.5×
  * as many requests per second as one on `fetch`), and any injected `fetch` (other runtimes,
  * tests, proxies).
  */
@@ -12,7 +12,7 @@ export interface ExchangeRequest {
   url: URL;
   headers: Record<string, string>;
   body?: string | undefined;
-  signal: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 export interface ExchangeResponse {
@@ -34,29 +34,49 @@ export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Res
 
 type HttpModule = typeof http | typeof https;
 
+interface Loaded {
+  module: HttpModule;
+  agent: http.Agent;
+}
+
 /**
- * `node:http` and `node:https` are loaded when the first request needs them, so that importing
- * Conduit stays cheap (https brings TLS with it); after that, no await is added per request.
+ * The keep-alive agents of one client, shared by all its HTTP connections: an idle connection
+ * then holds only its own event stream, not a pooled socket of its own (about 20 KiB each).
+ * `node:http` and `node:https` are loaded when the first request needs them, so that
+ * importing Conduit stays cheap (https brings TLS with it); after that no await is added per
+ * request.
  */
-export function nodeExchange(): Exchange {
-  const loaded: { http?: { module: HttpModule; agent: http.Agent }; https?: { module: HttpModule; agent: http.Agent } } = {};
-  const load = async (secure: boolean): Promise<{ module: HttpModule; agent: http.Agent }> => {
+export class HttpAgents {
+  private http: Loaded | undefined;
+  private https: Loaded | undefined;
+
+  cached(secure: boolean): Loaded | undefined {
+    return secure ? this.https : this.http;
+  }
+
+  async load(secure: boolean): Promise<Loaded> {
     const module: HttpModule = secure ? (await import("node:https")).default : (await import("node:http")).default;
-    const entry = { module, agent: new module.Agent({ keepAlive: true }) };
-    if (secure) loaded.https ??= entry;
-    else loaded.http ??= entry;
-    return (secure ? loaded.https : loaded.http)!;
-  };
+    if (secure) this.https ??= { module, agent: new module.Agent({ keepAlive: true }) };
+    else this.http ??= { module, agent: new module.Agent({ keepAlive: true }) };
+    return (secure ? this.https : this.http)!;
+  }
+
+  /** Closes every pooled socket; the client does this when it closes. */
+  destroy(): void {
+    this.http?.agent.destroy();
+    this.https?.agent.destroy();
+  }
+}
+
+export function nodeExchange(agents: HttpAgents): Exchange {
   return {
     send: async (request) => {
       const secure = request.url.protocol === "https:";
-      const entry = (secure ? loaded.https : loaded.http) ?? (await load(secure));
+      const entry = agents.cached(secure) ?? (await agents.load(secure));
       return nodeSend(request, entry.module, entry.agent);
     },
-    destroy: () => {
-      loaded.http?.agent.destroy();
-      loaded.https?.agent.destroy();
-    },
+    // The agents belong to the client, which may hold other connections to the same server.
+    destroy: () => {},
   };
 }
 

@@ -13,7 +13,7 @@ import { ClientError, InvalidArgumentError } from "../util/errors.js";
 import { isObject } from "../util/json.js";
 import type { Logger } from "../util/logger.js";
 import { BodyTooLargeError, HttpStatusError, mediaType, readBody } from "./http-body.js";
-import { fetchExchange, nodeExchange, type Exchange, type ExchangeResponse, type FetchLike } from "./http-exchange.js";
+import { HttpAgents, fetchExchange, nodeExchange, type Exchange, type ExchangeResponse, type FetchLike } from "./http-exchange.js";
 import { SseOverflowError, openSseReader, type SseCursor } from "./sse-reader.js";
 import type { RequestId, SendOptions, Transport, TransportSink } from "./transport.js";
 
@@ -27,6 +27,8 @@ export interface HttpTarget {
 
 export interface HttpOptions {
   logger: Logger;
+  /** The client's keep-alive agents; a transport of its own gets its own. */
+  agents?: HttpAgents | undefined;
   maxMessageBytes: number;
   /** How many times in a row a broken event stream is resumed before giving up. */
   maxReconnects?: number | undefined;
@@ -61,7 +63,7 @@ export class HttpTransport implements Transport {
   private recovering: Promise<void> | undefined;
   private readonly requests = new Map<RequestId, AbortController>();
   private readonly others = new Set<AbortController>();
-  private getStream: AbortController | undefined;
+  private getStream: StandaloneStream | undefined;
 
   constructor(
     target: HttpTarget,
@@ -77,7 +79,7 @@ export class HttpTransport implements Transport {
     }
     this.origin = this.url.origin;
     this.customHeaders = lowerCaseKeys(target.headers ?? {});
-    this.exchange = target.fetch === undefined ? nodeExchange() : fetchExchange(target.fetch);
+    this.exchange = target.fetch === undefined ? nodeExchange(options.agents ?? new HttpAgents()) : fetchExchange(target.fetch);
   }
 
   describe(): string {
@@ -126,7 +128,7 @@ export class HttpTransport implements Transport {
   async close(): Promise<void> {
     if (!this.open) return;
     this.open = false;
-    this.getStream?.abort();
+    this.getStream?.stop();
     for (const controller of this.requests.values()) controller.abort();
     for (const controller of this.others) controller.abort();
     if (this.sessions && this.sessionId !== undefined) await this.deleteSession();
@@ -262,17 +264,17 @@ export class HttpTransport implements Transport {
   /** Opens the GET stream on which a legacy server sends requests and notifications unasked. */
   openStandaloneStream(): void {
     if (!this.open || !this.sessions || this.getStream !== undefined) return;
-    const controller = new AbortController();
-    this.getStream = controller;
-    void this.runStandaloneStream(controller).finally(() => {
-      if (this.getStream === controller) this.getStream = undefined;
+    const stream = new StandaloneStream();
+    this.getStream = stream;
+    void this.runStandaloneStream(stream).finally(() => {
+      if (this.getStream === stream) this.getStream = undefined;
     });
   }
 
-  private async runStandaloneStream(controller: AbortController): Promise<void> {
+  private async runStandaloneStream(stream: StandaloneStream): Promise<void> {
     const cursor: SseCursor = {};
     let failures = 0;
-    while (this.open && !controller.signal.aborted) {
+    while (this.open && !stream.stopped) {
       let received = false;
       const deliver = (value: unknown): void => {
         received = true;
@@ -282,7 +284,8 @@ export class HttpTransport implements Transport {
         const sentSession = this.sessionId;
         const headers = this.headersFor("get");
         if (cursor.lastEventId !== undefined) headers["last-event-id"] = cursor.lastEventId;
-        const response = await this.exchange.send({ method: "GET", url: this.url, headers, signal: controller.signal });
+        const response = await this.exchange.send({ method: "GET", url: this.url, headers });
+        if (stream.stopped) return response.discard();
         if (response.status === 405) {
           response.discard();
           this.options.logger.debug("the server offers no standalone event stream (405)");
@@ -294,9 +297,11 @@ export class HttpTransport implements Transport {
           continue;
         }
         if (response.status !== 200 || mediaType(response) !== "text/event-stream") throw await this.failure(response);
+        stream.response = response;
         await this.consumeStream(response, cursor, deliver);
+        stream.response = undefined;
       } catch (error) {
-        if (controller.signal.aborted || !this.open) return;
+        if (stream.stopped || !this.open) return;
         this.options.logger.debug("the standalone event stream failed", { error });
       }
       failures = received ? 0 : failures + 1;
@@ -304,7 +309,7 @@ export class HttpTransport implements Transport {
         this.options.logger.warn(`gave up on the standalone event stream of ${this.url.href} after ${failures} failures`);
         return;
       }
-      await sleep(cursor.retryMs ?? DEFAULT_RETRY_MS * 2 ** Math.max(0, failures - 1), controller.signal).catch(() => {});
+      await stream.pause(cursor.retryMs ?? DEFAULT_RETRY_MS * 2 ** Math.max(0, failures - 1));
     }
   }
 
@@ -329,7 +334,7 @@ export class HttpTransport implements Transport {
       this.baseHeaders = undefined;
       this.options.logger.info(`session ${expired} expired; initialising a new one`);
       const hadStream = this.getStream !== undefined;
-      this.getStream?.abort();
+      this.getStream?.stop();
       this.getStream = undefined;
       this.recovering = (this.recovery ?? (() => Promise.resolve()))().then(
         () => {
@@ -352,7 +357,7 @@ export class HttpTransport implements Transport {
   private fail(error: ClientError): void {
     if (!this.open) return;
     this.open = false;
-    this.getStream?.abort();
+    this.getStream?.stop();
     for (const controller of this.requests.values()) controller.abort();
     for (const controller of this.others) controller.abort();
     this.exchange.destroy();
@@ -428,6 +433,37 @@ export class HttpTransport implements Transport {
     if (!this.open) return new ClientError("closed", "the connection was closed", { cause: error });
     const message = error instanceof Error ? error.message : String(error);
     return new ClientError("transport", `HTTP request to ${this.url.href} failed: ${message}`, { cause: error });
+  }
+}
+
+/**
+ * The standalone GET stream's handle. It lives as long as the connection, so it is stopped by
+ * dropping its response rather than through an AbortController, which would cost about 2 KiB
+ * per idle connection.
+ */
+class StandaloneStream {
+  stopped = false;
+  response: ExchangeResponse | undefined;
+  private wake: (() => void) | undefined;
+
+  stop(): void {
+    this.stopped = true;
+    this.response?.discard();
+    this.wake?.();
+  }
+
+  /** Waits before reconnecting; `stop()` ends the wait at once. */
+  pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.wake = undefined;
+        resolve();
+      }, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   }
 }
 

@@ -5,6 +5,7 @@
  * transports, "Resumability"). An event with empty data is a priming event: it only sets the id.
  */
 import type { EventSourceParser, createParser } from "eventsource-parser";
+import type { StringDecoder } from "node:string_decoder";
 
 export interface SseCursor {
   lastEventId?: string | undefined;
@@ -23,21 +24,26 @@ export class SseOverflowError extends Error {
 }
 
 type CreateParser = typeof createParser;
-let loaded: CreateParser | undefined;
+type Decoder = typeof StringDecoder;
+let loaded: { createParser: CreateParser; StringDecoder: Decoder } | undefined;
 
 /** A reader; the parser's module is loaded with the first event stream, not at import. */
 export async function openSseReader(limit: number, cursor: SseCursor, handlers: SseHandlers): Promise<SseReader> {
-  loaded ??= (await import("eventsource-parser")).createParser;
-  return new SseReader(loaded, limit, cursor, handlers);
+  loaded ??= {
+    createParser: (await import("eventsource-parser")).createParser,
+    StringDecoder: (await import("node:string_decoder")).StringDecoder,
+  };
+  return new SseReader(loaded.createParser, new loaded.StringDecoder("utf8"), limit, cursor, handlers);
 }
 
 export class SseReader {
-  private readonly decoder = new TextDecoder();
   private readonly parser: EventSourceParser;
   private overflowed = false;
 
   constructor(
     createParser: CreateParser,
+    /** A StringDecoder: it keeps a split UTF-8 character for the next chunk, and weighs far less than a TextDecoder. */
+    private readonly decoder: StringDecoder,
     private readonly limit: number,
     readonly cursor: SseCursor,
     handlers: SseHandlers,
@@ -75,7 +81,7 @@ export class SseReader {
 
   /** Feeds a chunk; throws `SseOverflowError` when an event outgrows the limit. */
   push(chunk: Uint8Array): void {
-    if (!this.overflowed) this.parser.feed(this.decoder.decode(chunk, { stream: true }));
+    if (!this.overflowed) this.parser.feed(this.decoder.write(chunk));
     if (this.overflowed) throw new SseOverflowError(this.limit);
   }
 }
