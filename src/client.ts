@@ -3,16 +3,14 @@
  * registry of server handles, the input pipeline every server's requests go through, and the
  * one queue in which notification hooks run.
  */
-import { InputBudget } from "./input/budget.js";
 import type { NotificationContext } from "./input/handler.js";
 import { LogGate } from "./input/logs.js";
 import { NotificationQueue } from "./input/notification-queue.js";
 import { InputPipeline } from "./input/pipeline.js";
-import { answerInputRequests } from "./input/input-requests.js";
-import { dispatchServerRequest } from "./input/server-requests.js";
 import { supervise } from "./input/supervisor.js";
 import type { InputFeatures } from "./protocol/capabilities.js";
-import { Connection, type ConnectionHooks } from "./protocol/connection.js";
+import { Connection } from "./protocol/connection.js";
+import { ServerBinding, type ClientSide } from "./server-binding.js";
 import type { Implementation } from "./protocol/types/index.js";
 import type { Era } from "./protocol/versions.js";
 import { CONNECT_DEFAULTS, resolveClientOptions, type ClientOptions, type ConnectOptions, type ResolvedClientOptions } from "./options.js";
@@ -32,13 +30,6 @@ export interface ServerNotification {
 
 export type NotificationListener = (notification: ServerNotification) => unknown;
 
-/** What one connection needs of the client's input machinery. */
-interface ServerInput {
-  budget: InputBudget;
-  logs: LogGate;
-  origin: string | undefined;
-}
-
 export class Client {
   private readonly options: ResolvedClientOptions;
   private readonly registry = new Map<string, ServerHandle>();
@@ -53,6 +44,8 @@ export class Client {
   /** Keep-alive agents shared by this client's HTTP connections. */
   private readonly agents = new HttpAgents();
   private closing: Promise<void> | undefined;
+  /** The client as its connections see it; made once, shared by all. */
+  private readonly side: ClientSide;
 
   constructor(options: ClientOptions) {
     this.options = resolveClientOptions(options);
@@ -66,6 +59,17 @@ export class Client {
       logger: this.options.logger,
     });
     this.queue = new NotificationQueue(this.options.maxQueuedNotifications, this.options.logger);
+    this.side = {
+      name: this.options.name,
+      assigns: this.options.assigns,
+      pipeline: this.pipeline,
+      inputRateLimit: this.options.inputRateLimit,
+      logRateLimit: this.options.logRateLimit,
+      maxServerRequests: this.options.maxServerRequests,
+      deliver: (method, params, ctx) => this.deliver(method, params, ctx),
+      deliverLog: (gate, params, ctx) => this.deliverLog(gate, params, ctx),
+      forget: (serverId, handle) => this.forget(serverId, handle),
+    };
   }
 
   /** `clientInfo` as sent to servers. */
@@ -92,12 +96,7 @@ export class Client {
     }
     const transport = createTransport(target, options, this.options.logger, this.agents);
     const key = targetKey(target);
-    const input: ServerInput = {
-      budget: new InputBudget(this.options.inputRateLimit, this.options.maxServerRequests),
-      logs: new LogGate(this.options.logRateLimit),
-      origin: originOption(options) ?? transport.origin,
-    };
-    const ref: { connection?: Connection; handle?: ServerHandle } = {};
+    const binding = new ServerBinding(this.side, serverId, originOption(options) ?? transport.origin);
     const connection = new Connection(
       transport,
       {
@@ -115,14 +114,11 @@ export class Client {
         maxInputRounds: this.options.maxInputRounds,
         logLevel: options.logLevel,
       },
-      this.hooks(serverId, input, ref),
+      binding,
     );
-    const handle = new ServerHandle(serverId, connection, this.options.logger, () => ({
-      logsDropped: input.logs.dropped,
-      inputsOverBudget: input.budget.refused,
-    }));
-    ref.connection = connection;
-    ref.handle = handle;
+    const handle = new ServerHandle(serverId, connection, this.options.logger, binding);
+    binding.connection = connection;
+    binding.handle = handle;
     this.registry.set(serverId, handle);
     try {
       await connection.open();
@@ -173,48 +169,6 @@ export class Client {
   }
 
   // ---- wiring ----------------------------------------------------------------------------------
-
-  private hooks(serverId: string, input: ServerInput, ref: { connection?: Connection; handle?: ServerHandle }): ConnectionHooks {
-    return {
-      serverRequest: (request, related) => {
-        const connection = ref.connection!;
-        dispatchServerRequest(
-          this.pipeline,
-          {
-            serverId,
-            era: connection.era,
-            version: connection.version,
-            origin: input.origin,
-            callsInFlight: connection.peer.callsInFlight,
-            budget: input.budget,
-            assigns: this.options.assigns,
-          },
-          request,
-          related,
-        );
-      },
-      answerInputs: (requests, call) => {
-        const connection = ref.connection!;
-        return answerInputRequests(
-          this.pipeline,
-          { serverId, version: connection.version, origin: input.origin, budget: input.budget, assigns: this.options.assigns },
-          requests,
-          call,
-        );
-      },
-      notification: (method, params) => {
-        const ctx: NotificationContext = { client: this.options.name, serverId, era: ref.connection!.era };
-        if (method === "notifications/message") this.deliverLog(input.logs, params, ctx);
-        else this.deliver(method, params, ctx);
-      },
-      closed: (error) => {
-        const handle = ref.handle;
-        if (handle === undefined) return;
-        this.forget(serverId, handle);
-        handle.markClosed(error);
-      },
-    };
-  }
 
   private deliver(method: string, params: Record<string, unknown>, ctx: NotificationContext): void {
     const handler = this.options.handler;

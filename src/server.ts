@@ -63,7 +63,7 @@ export class ServerHandle {
     readonly id: string,
     private readonly connection: Connection,
     private readonly logger: Logger,
-    private readonly inputCounters: () => { logsDropped: number; inputsOverBudget: number },
+    private readonly inputCounters: { readonly logsDropped: number; readonly inputsOverBudget: number },
   ) {
     this.ended = new Promise((resolve) => {
       this.markEnded = resolve;
@@ -216,7 +216,7 @@ export class ServerHandle {
   /** What was dropped or refused on this connection so far. */
   stats(): ServerStats {
     const peer = this.connection.peer.stats;
-    return { ...peer, ...this.inputCounters() };
+    return { ...peer, logsDropped: this.inputCounters.logsDropped, inputsOverBudget: this.inputCounters.inputsOverBudget };
   }
 
   // ---- for the client --------------------------------------------------------------------------

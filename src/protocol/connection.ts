@@ -12,7 +12,7 @@ import type { Logger } from "../util/logger.js";
 import type { InboundRequest } from "../rpc/inbound-request.js";
 import type { DeadlineQueue } from "../rpc/deadline.js";
 import type { PendingCall } from "../rpc/pending-call.js";
-import { RpcPeer } from "../rpc/peer.js";
+import { RpcPeer, type PeerHandlers } from "../rpc/peer.js";
 import { HttpTransport } from "../transport/http.js";
 import type { Transport } from "../transport/transport.js";
 import type { CallOptions } from "./call-options.js";
@@ -63,7 +63,7 @@ export interface ConnectionHooks {
   closed(error: ClientError | undefined): void;
 }
 
-export class Connection {
+export class Connection implements PeerHandlers {
   readonly peer: RpcPeer;
   private state: "negotiating" | "ready" | "closed" = "negotiating";
   private negotiated: Negotiated | undefined;
@@ -108,11 +108,7 @@ export class Connection {
   /** Starts the transport and negotiates. On failure everything is closed again. */
   async open(): Promise<void> {
     try {
-      await this.peer.start({
-        request: (request) => this.onServerRequest(request),
-        notification: (method, params) => this.onNotification(method, params ?? {}),
-        closed: (error) => this.onClosed(error),
-      });
+      await this.peer.start(this);
       const http = this.transport instanceof HttpTransport ? this.transport : undefined;
       this.negotiated = await negotiate({
         peer: this.peer,
@@ -185,7 +181,7 @@ export class Connection {
       envelope: new Envelope(this.version, this.settings.clientInfo, clientCapabilities(this.settings.features, this.version)),
       maxInputRounds: this.settings.maxInputRounds,
       logLevel: this.settings.logLevel,
-      answer: this.hooks.answerInputs,
+      answer: (requests, call) => this.hooks.answerInputs(requests, call),
     });
     this.subscriptions = new Subscriptions(this.peer, this.modern, http === undefined);
   }
@@ -216,7 +212,8 @@ export class Connection {
 
   // ---- inbound ---------------------------------------------------------------------------------
 
-  private onServerRequest(request: InboundRequest): void {
+  /** @internal (PeerHandlers) */
+  onServerRequest(request: InboundRequest): void {
     if (this.negotiated?.era === "modern") {
       // 2026-07-28: servers MUST NOT send requests, and clients never send responses.
       this.settings.logger.warn(`server "${this.settings.serverId}" sent a request (${request.method}) on a modern connection; ignored`);
@@ -244,7 +241,9 @@ export class Connection {
     return this.transport.kind === "stdio" ? this.peer.soleCall() : undefined;
   }
 
-  private onNotification(method: string, params: Record<string, unknown>): void {
+  /** @internal (PeerHandlers) */
+  onNotification(method: string, given: Record<string, unknown> | undefined): void {
+    const params = given ?? {};
     if (this.subscriptions?.consume(method, params) === true) return;
     if (method === "notifications/cancelled") {
       this.settings.logger.debug("a cancellation for no request in progress was ignored", { params });
@@ -253,7 +252,8 @@ export class Connection {
     this.hooks.notification(method, params);
   }
 
-  private onClosed(error: ClientError | undefined): void {
+  /** @internal (PeerHandlers) */
+  onClosed(error: ClientError | undefined): void {
     this.state = "closed";
     const named = error?.withServer(this.settings.serverId);
     this.subscriptions?.endAll(named);

@@ -6,7 +6,9 @@
 import type { InboundMeta, RequestId } from "../transport/transport.js";
 
 export interface ResponseSink {
-  send(message: object): void;
+  respondWith(message: object): void;
+  /** The request was answered, or may no longer be. */
+  settled(request: InboundRequest): void;
 }
 
 export class InboundRequest {
@@ -19,7 +21,6 @@ export class InboundRequest {
     readonly params: Record<string, unknown> | undefined,
     readonly meta: InboundMeta | undefined,
     private readonly sink: ResponseSink,
-    private readonly onSettled: (request: InboundRequest) => void,
   ) {}
 
   /** Aborts when the server cancels the request or the connection closes. */
@@ -34,13 +35,13 @@ export class InboundRequest {
 
   respond(result: object): void {
     if (!this.settle()) return;
-    this.sink.send({ jsonrpc: "2.0", id: this.id, result });
+    this.sink.respondWith({ jsonrpc: "2.0", id: this.id, result });
   }
 
   fail(code: number, message: string, data?: unknown): void {
     if (!this.settle()) return;
     const error = data === undefined ? { code, message } : { code, message, data };
-    this.sink.send({ jsonrpc: "2.0", id: this.id, error });
+    this.sink.respondWith({ jsonrpc: "2.0", id: this.id, error });
   }
 
   /** The server withdrew the request, or the connection ended: abort, and never answer. */
@@ -52,7 +53,7 @@ export class InboundRequest {
   private settle(): boolean {
     if (this.answered) return false;
     this.answered = true;
-    this.onSettled(this);
+    this.sink.settled(this);
     return true;
   }
 }

@@ -13,14 +13,14 @@ import { isObject } from "../util/json.js";
 import type { Logger } from "../util/logger.js";
 import type { InboundMeta, RequestId, Transport, TransportSink } from "../transport/transport.js";
 import { DeadlineQueue, type ExpiryReason } from "./deadline.js";
-import { InboundRequest } from "./inbound-request.js";
+import { InboundRequest, type ResponseSink } from "./inbound-request.js";
 import { PendingCall, type CallHost, type PendingCallInit, type Progress } from "./pending-call.js";
 
 export interface PeerHandlers {
-  request(request: InboundRequest): void;
-  notification(method: string, params: Record<string, unknown> | undefined, meta: InboundMeta | undefined): void;
+  onServerRequest(request: InboundRequest): void;
+  onNotification(method: string, params: Record<string, unknown> | undefined, meta: InboundMeta | undefined): void;
   /** The transport ended; `error` is undefined after a requested close. */
-  closed(error: ClientError | undefined): void;
+  onClosed(error: ClientError | undefined): void;
 }
 
 export interface PeerOptions {
@@ -48,7 +48,7 @@ export interface PeerStats {
 const isRequestId = (id: unknown): id is RequestId =>
   typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
 
-export class RpcPeer implements TransportSink, CallHost {
+export class RpcPeer implements TransportSink, CallHost, ResponseSink {
   readonly stats: PeerStats = { staleResponses: 0, invalidMessages: 0, strayProgress: 0 };
   readonly deadlines: DeadlineQueue;
   private readonly pending = new Map<number, PendingCall>();
@@ -159,7 +159,7 @@ export class RpcPeer implements TransportSink, CallHost {
   closed(error: ClientError | undefined): void {
     const reason = (error ?? new ClientError("closed", "the connection was closed")).withServer(this.options.serverId);
     this.close(reason);
-    this.handlers?.closed(error);
+    this.handlers?.onClosed(error);
   }
 
   // ---- inbound ---------------------------------------------------------------------------------
@@ -177,12 +177,20 @@ export class RpcPeer implements TransportSink, CallHost {
     if (!isRequestId(id)) return this.invalid("request id is neither a string nor a number", value, true);
     if (this.closedWith !== undefined) return;
     if (this.inbound.has(id)) return this.invalid(`request id ${JSON.stringify(id)} is already in use`, value, false);
-    const request = new InboundRequest(id, method, params, meta, this.responses, (r) => this.inbound.delete(r.id));
+    const request = new InboundRequest(id, method, params, meta, this);
     this.inbound.set(id, request);
-    this.handlers?.request(request);
+    this.handlers?.onServerRequest(request);
   }
 
-  private readonly responses = { send: (message: object): void => this.deliver(message, undefined) };
+  /** @internal Sends an inbound request's response. */
+  respondWith(message: object): void {
+    this.deliver(message, undefined);
+  }
+
+  /** @internal An inbound request was answered or withdrawn. */
+  settled(request: InboundRequest): void {
+    this.inbound.delete(request.id);
+  }
 
   private receiveNotification(method: string, params: Record<string, unknown> | undefined, meta: InboundMeta | undefined): void {
     if (method === "notifications/progress") return this.progress(params);
@@ -193,7 +201,7 @@ export class RpcPeer implements TransportSink, CallHost {
         return;
       }
     }
-    this.handlers?.notification(method, params, meta);
+    this.handlers?.onNotification(method, params, meta);
   }
 
   private progress(params: Record<string, unknown> | undefined): void {

@@ -61,6 +61,16 @@ export class HttpAgents {
     return (secure ? this.https : this.http)!;
   }
 
+  readonly exchange: Exchange = {
+    send: async (request) => {
+      const secure = request.url.protocol === "https:";
+      const entry = this.cached(secure) ?? (await this.load(secure));
+      return nodeSend(request, entry.module, entry.agent);
+    },
+    // The agents belong to the client, which may hold other connections to the same server.
+    destroy: () => {},
+  };
+
   /** Closes every pooled socket; the client does this when it closes. */
   destroy(): void {
     this.http?.agent.destroy();
@@ -68,16 +78,9 @@ export class HttpAgents {
   }
 }
 
+/** The exchange over a client's agents: one object, shared by all its connections. */
 export function nodeExchange(agents: HttpAgents): Exchange {
-  return {
-    send: async (request) => {
-      const secure = request.url.protocol === "https:";
-      const entry = agents.cached(secure) ?? (await agents.load(secure));
-      return nodeSend(request, entry.module, entry.agent);
-    },
-    // The agents belong to the client, which may hold other connections to the same server.
-    destroy: () => {},
-  };
+  return agents.exchange;
 }
 
 function nodeSend(request: ExchangeRequest, module: HttpModule, agent: http.Agent): Promise<ExchangeResponse> {

@@ -1,0 +1,96 @@
+/**
+ * What binds one connection to its client: the hooks the connection calls, with that server's
+ * own input budget and log rate. One object with methods per connection, rather than a set of
+ * closures, since a host may hold hundreds of idle connections.
+ */
+import { InputBudget } from "./input/budget.js";
+import type { NotificationContext } from "./input/handler.js";
+import { answerInputRequests } from "./input/input-requests.js";
+import { LogGate } from "./input/logs.js";
+import type { InputPipeline } from "./input/pipeline.js";
+import { dispatchServerRequest } from "./input/server-requests.js";
+import type { Connection, ConnectionHooks } from "./protocol/connection.js";
+import type { InputRequest } from "./protocol/mrtr.js";
+import type { InboundRequest } from "./rpc/inbound-request.js";
+import type { PendingCall } from "./rpc/pending-call.js";
+import type { ServerHandle } from "./server.js";
+import type { ClientError } from "./util/errors.js";
+import type { RateLimit } from "./util/token-bucket.js";
+
+/** The client's side, made once per client. */
+export interface ClientSide {
+  readonly name: string;
+  readonly assigns: unknown;
+  readonly pipeline: InputPipeline;
+  readonly inputRateLimit: RateLimit;
+  readonly logRateLimit: RateLimit;
+  readonly maxServerRequests: number;
+  deliver(method: string, params: Record<string, unknown>, ctx: NotificationContext): void;
+  deliverLog(gate: LogGate, params: Record<string, unknown>, ctx: NotificationContext): void;
+  forget(serverId: string, handle: ServerHandle): void;
+}
+
+export class ServerBinding implements ConnectionHooks {
+  readonly budget: InputBudget;
+  readonly logs: LogGate;
+  connection: Connection | undefined;
+  handle: ServerHandle | undefined;
+
+  constructor(
+    private readonly client: ClientSide,
+    readonly serverId: string,
+    /** The server's origin, for URL elicitation. */
+    readonly origin: string | undefined,
+  ) {
+    this.budget = new InputBudget(client.inputRateLimit, client.maxServerRequests);
+    this.logs = new LogGate(client.logRateLimit);
+  }
+
+  get logsDropped(): number {
+    return this.logs.dropped;
+  }
+
+  get inputsOverBudget(): number {
+    return this.budget.refused;
+  }
+
+  serverRequest(request: InboundRequest, related: PendingCall | undefined): void {
+    const connection = this.connection!;
+    dispatchServerRequest(
+      this.client.pipeline,
+      {
+        serverId: this.serverId,
+        era: connection.era,
+        version: connection.version,
+        origin: this.origin,
+        callsInFlight: connection.peer.callsInFlight,
+        budget: this.budget,
+        assigns: this.client.assigns,
+      },
+      request,
+      related,
+    );
+  }
+
+  answerInputs(requests: Record<string, InputRequest>, call: { assigns: unknown; signal: AbortSignal }): Promise<Record<string, unknown>> {
+    return answerInputRequests(
+      this.client.pipeline,
+      { serverId: this.serverId, version: this.connection!.version, origin: this.origin, budget: this.budget, assigns: this.client.assigns },
+      requests,
+      call,
+    );
+  }
+
+  notification(method: string, params: Record<string, unknown>): void {
+    const ctx: NotificationContext = { client: this.client.name, serverId: this.serverId, era: this.connection!.era };
+    if (method === "notifications/message") this.client.deliverLog(this.logs, params, ctx);
+    else this.client.deliver(method, params, ctx);
+  }
+
+  closed(error: ClientError | undefined): void {
+    const handle = this.handle;
+    if (handle === undefined) return;
+    this.client.forget(this.serverId, handle);
+    handle.markClosed(error);
+  }
+}
