@@ -13,7 +13,7 @@ import { ClientError, InvalidArgumentError } from "../util/errors.js";
 import { isObject } from "../util/json.js";
 import type { Logger } from "../util/logger.js";
 import { BodyTooLargeError, HttpStatusError, mediaType, readBody } from "./http-body.js";
-import { HttpAgents, fetchExchange, nodeExchange, type Exchange, type ExchangeResponse, type FetchLike } from "./http-exchange.js";
+import { HttpAgents, Ticket, fetchExchange, nodeExchange, type Exchange, type ExchangeResponse, type FetchLike } from "./http-exchange.js";
 import { SseOverflowError, openSseReader, type SseCursor } from "./sse-reader.js";
 import type { RequestId, SendOptions, Transport, TransportSink } from "./transport.js";
 
@@ -58,12 +58,12 @@ export class HttpTransport implements Transport {
   private sessions = true;
   private sessionId: string | undefined;
   private protocolVersion: string | undefined;
-  private baseHeaders: Record<string, string> | undefined;
+  private baseHeaders: Record<"initialize" | "post" | "get" | "delete", Record<string, string>> | undefined;
   private recovery: (() => Promise<void>) | undefined;
   private recovering: Promise<void> | undefined;
-  private readonly requests = new Map<RequestId, AbortController>();
-  private readonly others = new Set<AbortController>();
-  private getStream: StandaloneStream | undefined;
+  private readonly requests = new Map<RequestId, Ticket>();
+  private readonly others = new Set<Ticket>();
+  private getStream: Ticket | undefined;
 
   constructor(
     target: HttpTarget,
@@ -122,15 +122,15 @@ export class HttpTransport implements Transport {
   }
 
   abandon(id: RequestId): void {
-    this.requests.get(id)?.abort();
+    this.requests.get(id)?.cancel();
   }
 
   async close(): Promise<void> {
     if (!this.open) return;
     this.open = false;
-    this.getStream?.stop();
-    for (const controller of this.requests.values()) controller.abort();
-    for (const controller of this.others) controller.abort();
+    this.getStream?.cancel();
+    for (const ticket of this.requests.values()) ticket.cancel();
+    for (const ticket of this.others) ticket.cancel();
     if (this.sessions && this.sessionId !== undefined) await this.deleteSession();
     this.exchange.destroy();
     this.sink?.closed(undefined);
@@ -145,9 +145,9 @@ export class HttpTransport implements Transport {
     isInitialize: boolean,
     mayRecover: boolean,
   ): Promise<void> {
-    const controller = new AbortController();
-    if (id === undefined) this.others.add(controller);
-    else this.requests.set(id, controller);
+    const ticket = new Ticket();
+    if (id === undefined) this.others.add(ticket);
+    else this.requests.set(id, ticket);
     try {
       // While an expired session is renewed there is no id to send, and a server that requires
       // one refuses the message (400): wait for the new one.
@@ -158,7 +158,7 @@ export class HttpTransport implements Transport {
         url: this.url,
         headers: this.headersFor(isInitialize ? "initialize" : "post", extra),
         body,
-        signal: controller.signal,
+        ticket,
       });
       this.captureSession(response);
       if (response.status === 404 && sentSession !== undefined && mayRecover && !isInitialize && this.recovery) {
@@ -172,25 +172,25 @@ export class HttpTransport implements Transport {
         }
         return await this.post(body, id, extra, isInitialize, false);
       }
-      if (response.status >= 200 && response.status < 300) return await this.readReply(response, id, controller);
+      if (response.status >= 200 && response.status < 300) return await this.readReply(response, id, ticket);
       throw await this.failure(response);
     } catch (error) {
-      if (controller.signal.aborted && id !== undefined) return;
+      if (ticket.cancelled && id !== undefined) return;
       throw this.asClientError(error);
     } finally {
-      if (id === undefined) this.others.delete(controller);
-      else if (this.requests.get(id) === controller) this.requests.delete(id);
+      if (id === undefined) this.others.delete(ticket);
+      else if (this.requests.get(id) === ticket) this.requests.delete(id);
     }
   }
 
-  private async readReply(response: ExchangeResponse, id: RequestId | undefined, controller: AbortController): Promise<void> {
+  private async readReply(response: ExchangeResponse, id: RequestId | undefined, ticket: Ticket): Promise<void> {
     const type = mediaType(response);
     if (response.status === 202 || (id === undefined && type !== "text/event-stream")) {
       response.discard();
       if (id !== undefined) throw new ClientError("protocol", "the server accepted a request (202) without answering it");
       return;
     }
-    if (type === "text/event-stream") return this.readStream(response, id, controller);
+    if (type === "text/event-stream") return this.readStream(response, id, ticket);
     if (type !== "application/json") {
       response.discard();
       throw new ClientError("protocol", `the server answered with Content-Type "${type}", expected JSON or an event stream`);
@@ -206,7 +206,7 @@ export class HttpTransport implements Transport {
   }
 
   /** Reads a POST's event stream; resumes it with GET + Last-Event-ID when it breaks early. */
-  private async readStream(response: ExchangeResponse, id: RequestId | undefined, controller: AbortController): Promise<void> {
+  private async readStream(response: ExchangeResponse, id: RequestId | undefined, ticket: Ticket): Promise<void> {
     const cursor: SseCursor = {};
     let answered = false;
     const deliver = (value: unknown): void => {
@@ -214,15 +214,16 @@ export class HttpTransport implements Transport {
       this.sink?.message(value, { relatedRequestId: id });
     };
     let broken: unknown = await this.consumeStream(response, cursor, deliver);
-    for (let attempt = 0; id !== undefined && !answered && this.open && !controller.signal.aborted; attempt++) {
+    for (let attempt = 0; id !== undefined && !answered && this.open && !ticket.cancelled; attempt++) {
       // An oversize message was refused, not lost: resuming would only replay it.
       if (broken instanceof SseOverflowError) throw new ClientError("transport", broken.message, { cause: broken });
       const resumable = this.sessions && cursor.lastEventId !== undefined;
       if (!resumable || attempt >= (this.options.maxReconnects ?? 5)) {
         throw new ClientError("transport", "the server's event stream ended before it answered", { cause: broken });
       }
-      await sleep(cursor.retryMs ?? DEFAULT_RETRY_MS, controller.signal);
-      broken = await this.resumeStream(cursor, controller, deliver);
+      await ticket.sleep(cursor.retryMs ?? DEFAULT_RETRY_MS);
+      if (ticket.cancelled) return;
+      broken = await this.resumeStream(cursor, ticket, deliver);
     }
   }
 
@@ -241,13 +242,13 @@ export class HttpTransport implements Transport {
     }
   }
 
-  private async resumeStream(cursor: SseCursor, controller: AbortController, deliver: (value: unknown) => void): Promise<unknown> {
+  private async resumeStream(cursor: SseCursor, ticket: Ticket, deliver: (value: unknown) => void): Promise<unknown> {
     try {
       const response = await this.exchange.send({
         method: "GET",
         url: this.url,
         headers: { ...this.headersFor("get"), "last-event-id": cursor.lastEventId ?? "" },
-        signal: controller.signal,
+        ticket,
       });
       if (response.status !== 200 || mediaType(response) !== "text/event-stream") {
         const failure = await this.failure(response);
@@ -264,17 +265,18 @@ export class HttpTransport implements Transport {
   /** Opens the GET stream on which a legacy server sends requests and notifications unasked. */
   openStandaloneStream(): void {
     if (!this.open || !this.sessions || this.getStream !== undefined) return;
-    const stream = new StandaloneStream();
+    const stream = new Ticket();
     this.getStream = stream;
     void this.runStandaloneStream(stream).finally(() => {
       if (this.getStream === stream) this.getStream = undefined;
     });
   }
 
-  private async runStandaloneStream(stream: StandaloneStream): Promise<void> {
+  /** The stream lives as long as the connection; its ticket stops it. */
+  private async runStandaloneStream(stream: Ticket): Promise<void> {
     const cursor: SseCursor = {};
     let failures = 0;
-    while (this.open && !stream.stopped) {
+    while (this.open && !stream.cancelled) {
       let received = false;
       const deliver = (value: unknown): void => {
         received = true;
@@ -282,10 +284,8 @@ export class HttpTransport implements Transport {
       };
       try {
         const sentSession = this.sessionId;
-        const headers = this.headersFor("get");
-        if (cursor.lastEventId !== undefined) headers["last-event-id"] = cursor.lastEventId;
-        const response = await this.exchange.send({ method: "GET", url: this.url, headers });
-        if (stream.stopped) return response.discard();
+        const headers = cursor.lastEventId === undefined ? this.headersFor("get") : this.headersFor("get", { "last-event-id": cursor.lastEventId });
+        const response = await this.exchange.send({ method: "GET", url: this.url, headers, ticket: stream });
         if (response.status === 405) {
           response.discard();
           this.options.logger.debug("the server offers no standalone event stream (405)");
@@ -297,11 +297,9 @@ export class HttpTransport implements Transport {
           continue;
         }
         if (response.status !== 200 || mediaType(response) !== "text/event-stream") throw await this.failure(response);
-        stream.response = response;
         await this.consumeStream(response, cursor, deliver);
-        stream.response = undefined;
       } catch (error) {
-        if (stream.stopped || !this.open) return;
+        if (stream.cancelled || !this.open) return;
         this.options.logger.debug("the standalone event stream failed", { error });
       }
       failures = received ? 0 : failures + 1;
@@ -309,7 +307,7 @@ export class HttpTransport implements Transport {
         this.options.logger.warn(`gave up on the standalone event stream of ${this.url.href} after ${failures} failures`);
         return;
       }
-      await stream.pause(cursor.retryMs ?? DEFAULT_RETRY_MS * 2 ** Math.max(0, failures - 1));
+      await stream.sleep(cursor.retryMs ?? DEFAULT_RETRY_MS * 2 ** Math.max(0, failures - 1));
     }
   }
 
@@ -334,7 +332,7 @@ export class HttpTransport implements Transport {
       this.baseHeaders = undefined;
       this.options.logger.info(`session ${expired} expired; initialising a new one`);
       const hadStream = this.getStream !== undefined;
-      this.getStream?.stop();
+      this.getStream?.cancel();
       this.getStream = undefined;
       this.recovering = (this.recovery ?? (() => Promise.resolve()))().then(
         () => {
@@ -357,22 +355,22 @@ export class HttpTransport implements Transport {
   private fail(error: ClientError): void {
     if (!this.open) return;
     this.open = false;
-    this.getStream?.stop();
-    for (const controller of this.requests.values()) controller.abort();
-    for (const controller of this.others) controller.abort();
+    this.getStream?.cancel();
+    for (const ticket of this.requests.values()) ticket.cancel();
+    for (const ticket of this.others) ticket.cancel();
     this.exchange.destroy();
     this.sink?.closed(error);
   }
 
   private async deleteSession(): Promise<void> {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), DELETE_TIMEOUT_MS);
+    const ticket = new Ticket();
+    const timer = setTimeout(() => ticket.cancel(), DELETE_TIMEOUT_MS);
     try {
       const response = await this.exchange.send({
         method: "DELETE",
         url: this.url,
         headers: this.headersFor("delete"),
-        signal: controller.signal,
+        ticket,
       });
       response.discard();
     } catch (error) {
@@ -384,22 +382,29 @@ export class HttpTransport implements Transport {
 
   // ---- helpers ---------------------------------------------------------------------------------
 
-  private headersFor(kind: "initialize" | "post" | "get" | "delete", extra?: Readonly<Record<string, string>>): Record<string, string> {
+  /**
+   * The headers of a request of this kind. Without `extra` the same object serves every request
+   * until the session or version changes (nothing downstream modifies it).
+   */
+  private headersFor(kind: "initialize" | "post" | "get" | "delete", extra?: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
     this.baseHeaders ??= this.buildBaseHeaders();
-    const headers = { ...this.baseHeaders };
-    if (kind === "post" || kind === "initialize") {
-      headers.accept = "application/json, text/event-stream";
-      headers["content-type"] = "application/json";
-      // The version is negotiated by `initialize`: a renewal asks afresh, like the first one.
-      if (kind === "initialize") delete headers["mcp-protocol-version"];
-    } else if (kind === "get") {
-      headers.accept = "text/event-stream";
-    }
-    if (extra !== undefined) for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
+    const base = this.baseHeaders[kind];
+    if (extra === undefined) return base;
+    const headers = { ...base };
+    for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
     return headers;
   }
 
-  private buildBaseHeaders(): Record<string, string> {
+  private buildBaseHeaders(): Record<"initialize" | "post" | "get" | "delete", Record<string, string>> {
+    const common = this.commonHeaders();
+    const post: Record<string, string> = { ...common, accept: "application/json, text/event-stream", "content-type": "application/json" };
+    // The version is negotiated by `initialize`: a renewal asks afresh, like the first one.
+    const initialize = { ...post };
+    delete initialize["mcp-protocol-version"];
+    return { initialize, post, get: { ...common, accept: "text/event-stream" }, delete: common };
+  }
+
+  private commonHeaders(): Record<string, string> {
     const headers = { ...this.customHeaders };
     if (this.sessions && this.sessionId !== undefined) headers["mcp-session-id"] = this.sessionId;
     if (this.protocolVersion !== undefined) headers["mcp-protocol-version"] = this.protocolVersion;
@@ -436,37 +441,6 @@ export class HttpTransport implements Transport {
   }
 }
 
-/**
- * The standalone GET stream's handle. It lives as long as the connection, so it is stopped by
- * dropping its response rather than through an AbortController, which would cost about 2 KiB
- * per idle connection.
- */
-class StandaloneStream {
-  stopped = false;
-  response: ExchangeResponse | undefined;
-  private wake: (() => void) | undefined;
-
-  stop(): void {
-    this.stopped = true;
-    this.response?.discard();
-    this.wake?.();
-  }
-
-  /** Waits before reconnecting; `stop()` ends the wait at once. */
-  pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.wake = undefined;
-        resolve();
-      }, ms);
-      this.wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-  }
-}
-
 function isRequestId(id: unknown): id is RequestId {
   return typeof id === "string" || typeof id === "number";
 }
@@ -496,19 +470,4 @@ function messageOf(error: unknown): string {
 
 function excerpt(text: string): string {
   return text.length > 200 ? `${text.slice(0, 200)}...` : text;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }
