@@ -11,6 +11,8 @@ export interface ExchangeRequest {
   method: "GET" | "POST" | "DELETE";
   url: URL;
   headers: Readonly<Record<string, string>>;
+  /** More headers for this request alone, lower-case names (merged in the one copy made anyway). */
+  extra?: Readonly<Record<string, string>> | undefined;
   body?: string | undefined;
   /** Cancels the exchange, before or after its response arrived. */
   ticket?: Ticket | undefined;
@@ -131,7 +133,7 @@ export function nodeExchange(agents: HttpAgents): Exchange {
 
 function nodeSend(request: ExchangeRequest, module: HttpModule, agent: http.Agent): Promise<ExchangeResponse> {
   return new Promise((resolve, reject) => {
-    const headers: http.OutgoingHttpHeaders = { ...request.headers };
+    const headers: http.OutgoingHttpHeaders = request.extra === undefined ? { ...request.headers } : { ...request.headers, ...request.extra };
     if (request.body !== undefined) headers["content-length"] = Buffer.byteLength(request.body);
     const req = module.request({ ...targetOf(request.url), method: request.method, headers, agent });
     const ticket = request.ticket;
@@ -202,7 +204,7 @@ export function fetchExchange(fetchImpl: FetchLike): Exchange {
       if (controller !== undefined) request.ticket!.bind(() => controller.abort(new CancelledExchange()));
       const response = await fetchImpl(request.url, {
         method: request.method,
-        headers: request.headers,
+        headers: request.extra === undefined ? request.headers : { ...request.headers, ...request.extra },
         body: request.body ?? null,
         signal: controller?.signal ?? null,
       });

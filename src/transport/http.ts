@@ -156,7 +156,8 @@ export class HttpTransport implements Transport {
       const response = await this.exchange.send({
         method: "POST",
         url: this.url,
-        headers: this.headersFor(isInitialize ? "initialize" : "post", extra),
+        headers: this.headersFor(isInitialize ? "initialize" : "post"),
+        extra,
         body,
         ticket,
       });

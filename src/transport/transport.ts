@@ -26,7 +26,7 @@ export interface TransportSink {
 }
 
 export interface SendOptions {
-  /** Extra HTTP headers for this message (the modern era's Mcp-Method, Mcp-Name, …). */
+  /** Extra HTTP headers for this message (the modern era's Mcp-Method, Mcp-Name, …), lower-case names. */
   readonly headers?: Readonly<Record<string, string>> | undefined;
 }
 
