@@ -20,8 +20,6 @@ import { HttpAgents } from "./transport/http-exchange.js";
 import { DeadlineQueue } from "./rpc/deadline.js";
 import { ClientError, InvalidArgumentError } from "./util/errors.js";
 
-const NEVER_ABORTED = new AbortController().signal;
-
 export interface ServerNotification {
   serverId: string;
   method: string;
@@ -198,7 +196,7 @@ export class Client {
    * stall every later notification.
    */
   private async guard(hook: () => unknown): Promise<void> {
-    const outcome = await supervise(() => hook(), this.options.handlerTimeout.default, NEVER_ABORTED);
+    const outcome = await supervise(() => hook(), this.options.handlerTimeout.default, undefined);
     if (outcome.status === "threw") this.options.logger.warn("a notification hook threw; skipped", { error: outcome.error });
     if (outcome.status === "timeout") this.options.logger.warn(`a notification hook did not finish within ${outcome.ms} ms; moved on`);
   }

@@ -72,7 +72,7 @@ export class ServerBinding implements ConnectionHooks {
     );
   }
 
-  answerInputs(requests: Record<string, InputRequest>, call: { assigns: unknown; signal: AbortSignal }): Promise<Record<string, unknown>> {
+  answerInputs(requests: Record<string, InputRequest>, call: { assigns: unknown; signal: AbortSignal | undefined }): Promise<Record<string, unknown>> {
     return answerInputRequests(
       this.client.pipeline,
       { serverId: this.serverId, version: this.connection!.version, origin: this.origin, budget: this.budget, assigns: this.client.assigns },

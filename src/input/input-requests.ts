@@ -29,7 +29,7 @@ export async function answerInputRequests(
   pipeline: InputPipeline,
   server: ModernServer,
   requests: Record<string, InputRequest>,
-  call: { assigns: unknown; signal: AbortSignal },
+  call: { assigns: unknown; signal: AbortSignal | undefined },
 ): Promise<Record<string, unknown>> {
   const responses: Record<string, unknown> = {};
   for (const [key, request] of Object.entries(requests)) {

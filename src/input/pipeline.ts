@@ -13,11 +13,12 @@ import { RpcError } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
 import type { InputBudget } from "./budget.js";
 import { checkElicitation, checkElicitResult } from "./elicitation.js";
-import type { Handler, InputContext } from "./handler.js";
+import type { Handler } from "./handler.js";
 import type { HandlerTimeouts, SamplingOptions } from "./options.js";
 import { filterRoots } from "./roots.js";
 import { checkSampling, samplingAnswer, samplingResultProblem } from "./sampling.js";
-import { supervise } from "./supervisor.js";
+import { supervise, type SignalSource } from "./supervisor.js";
+import { formContext, inputContext, urlContext } from "./context.js";
 import type { CreateMessageResult } from "../protocol/types/index.js";
 
 export type InputMethod = "sampling/createMessage" | "elicitation/create" | "roots/list";
@@ -46,8 +47,8 @@ export interface InputSource {
   callsInFlight: number;
   assigns: unknown;
   relatedRequestId: RequestId | null;
-  /** Aborts when the server withdraws the request (legacy) or the call is abandoned (modern). */
-  signal: AbortSignal;
+  /** Aborts when the server withdraws the request (legacy) or the call is abandoned (modern); none when nothing can. */
+  signal: AbortSignal | undefined;
 }
 
 export type InputOutcome =
@@ -91,7 +92,10 @@ export class InputPipeline {
     const checked = checkSampling(params, { options: this.settings.sampling, callsInFlight: source.callsInFlight });
     if (!checked.ok) return { kind: "refused", ...checked.refusal };
     const handler = this.settings.handler!;
-    const outcome = await this.run(source, this.settings.handlerTimeout.default, (ctx) => handler.handleSampling!(checked.value, ctx), {});
+    const client = this.settings.clientName;
+    const outcome = await this.run(source, this.settings.handlerTimeout.default, (signals) =>
+      handler.handleSampling!(checked.value, inputContext(client, source, signals)),
+    );
     if (outcome.kind !== "answer") return outcome;
     const problem = samplingResultProblem(outcome.result, source.version);
     if (problem !== undefined) return this.invalid(source, "sampling", problem);
@@ -103,12 +107,13 @@ export class InputPipeline {
     const checked = checkElicitation(params, modes, source.version, source.origin);
     if (!checked.ok) return { kind: "refused", ...checked.refusal };
     const request = checked.value;
-    const extra =
-      request.mode === "url"
-        ? { mode: "url" as const, ...request.vetted }
-        : { mode: "form" as const, fields: request.fields };
     const handler = this.settings.handler!;
-    const outcome = await this.run(source, this.settings.handlerTimeout.elicitation, (ctx) => handler.handleElicitation!(request.params, ctx), extra);
+    const client = this.settings.clientName;
+    const outcome = await this.run(source, this.settings.handlerTimeout.elicitation, (signals) =>
+      request.mode === "url"
+        ? handler.handleElicitation!(request.params, urlContext(client, source, signals, request.vetted))
+        : handler.handleElicitation!(request.params, formContext(client, source, signals, request.fields)),
+    );
     if (outcome.kind !== "answer") return outcome;
     const answer = checkElicitResult(outcome.result, request, source.version);
     if (!answer.ok) return this.invalid(source, "elicitation", answer.reason);
@@ -117,7 +122,8 @@ export class InputPipeline {
 
   private async roots(source: InputSource): Promise<InputOutcome> {
     const handler = this.settings.handler!;
-    const outcome = await this.run(source, this.settings.handlerTimeout.default, (ctx) => handler.listRoots!(ctx), {});
+    const client = this.settings.clientName;
+    const outcome = await this.run(source, this.settings.handlerTimeout.default, (signals) => handler.listRoots!(inputContext(client, source, signals)));
     if (outcome.kind !== "answer") return outcome;
     const filtered = filterRoots(outcome.result);
     if (!filtered.ok) return this.invalid(source, "roots", filtered.reason);
@@ -127,35 +133,9 @@ export class InputPipeline {
     return { kind: "answer", result: filtered.value.result };
   }
 
-  /** Calls the callback under supervision with the context of `source` plus `extra`. */
-  private async run<C extends object>(
-    inputSource: InputSource,
-    timeoutMs: number,
-    callback: (ctx: InputContext & C) => unknown,
-    extra: C,
-  ): Promise<InputOutcome> {
-    const settings = this.settings;
-    const supervised = await supervise(
-      (source) =>
-        callback(
-          Object.assign(
-            {
-              client: settings.clientName,
-              serverId: inputSource.serverId,
-              era: inputSource.era,
-              assigns: inputSource.assigns,
-              relatedRequestId: inputSource.relatedRequestId,
-              // Made only if the callback looks at it.
-              get signal(): AbortSignal {
-                return source.signal;
-              },
-            },
-            extra,
-          ),
-        ),
-      timeoutMs,
-      inputSource.signal,
-    );
+  /** Calls the callback under supervision; it builds its context from the signals given. */
+  private async run(inputSource: InputSource, timeoutMs: number, callback: (signals: SignalSource) => unknown): Promise<InputOutcome> {
+    const supervised = await supervise(callback, timeoutMs, inputSource.signal);
     switch (supervised.status) {
       case "ok":
         return { kind: "answer", result: supervised.value as Record<string, unknown> };

@@ -22,7 +22,26 @@ function words(text: string): string {
   return text.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_\-.]+/g, " ");
 }
 
+/** Verdicts by text: a server asks with the same form again and again (every MRTR round). */
+const seen = new Map<string, boolean>();
+const SEEN_LIMIT = 1024;
+
+function sensitiveText(text: string): boolean {
+  let verdict = seen.get(text);
+  if (verdict === undefined) {
+    verdict = SECRET.test(words(text));
+    if (seen.size >= SEEN_LIMIT) seen.clear();
+    seen.set(text, verdict);
+  }
+  return verdict;
+}
+
 export function looksSensitive(field: Field): boolean {
-  const texts = [field.name, field.schema.title, field.schema.description, field.schema.format];
-  return texts.some((text) => typeof text === "string" && SECRET.test(words(text)));
+  const { title, description, format } = field.schema;
+  return (
+    sensitiveText(field.name) ||
+    (typeof title === "string" && sensitiveText(title)) ||
+    (typeof description === "string" && sensitiveText(description)) ||
+    (typeof format === "string" && sensitiveText(format))
+  );
 }

@@ -39,12 +39,12 @@ class Supervision<T> implements DeadlineOwner, SignalSource {
 
   constructor(
     private readonly timeoutMs: number,
-    private readonly outer: AbortSignal,
+    private readonly outer: AbortSignal | undefined,
     queue: DeadlineQueue,
   ) {
     this.promise = new Promise((resolve) => (this.resolve = resolve));
     this.deadline = new Deadline(queue, timeoutMs, undefined, this);
-    outer.addEventListener("abort", this, { once: true });
+    outer?.addEventListener("abort", this, { once: true });
   }
 
   get signal(): AbortSignal {
@@ -59,7 +59,7 @@ class Supervision<T> implements DeadlineOwner, SignalSource {
     if (this.done) return;
     this.done = true;
     this.deadline.clear();
-    this.outer.removeEventListener("abort", this);
+    this.outer?.removeEventListener("abort", this);
     if (abortReason !== undefined) {
       this.aborted = true;
       this.abortedWith = abortReason;
@@ -75,7 +75,7 @@ class Supervision<T> implements DeadlineOwner, SignalSource {
 
   /** The outer signal aborted (EventTarget calls `handleEvent` on listener objects). */
   handleEvent(): void {
-    const reason = this.outer.reason as unknown;
+    const reason = this.outer?.reason as unknown;
     this.settle({ status: "aborted", reason }, reason ?? new Error("aborted"));
   }
 }
@@ -83,10 +83,10 @@ class Supervision<T> implements DeadlineOwner, SignalSource {
 export function supervise<T>(
   run: (source: SignalSource) => T | Promise<T>,
   timeoutMs: number,
-  outer: AbortSignal,
+  outer: AbortSignal | undefined,
   queue: DeadlineQueue = sharedQueue,
 ): Promise<Supervised<T>> {
-  if (outer.aborted) return Promise.resolve({ status: "aborted", reason: outer.reason as unknown });
+  if (outer?.aborted === true) return Promise.resolve({ status: "aborted", reason: outer.reason as unknown });
   const supervision = new Supervision<T>(timeoutMs, outer, queue);
   try {
     Promise.resolve(run(supervision)).then(

@@ -22,7 +22,7 @@ export interface InputRequest {
 /** Answers one round's input requests, in the server's order; throws a ClientError to stop. */
 export type AnswerInputs = (
   requests: Record<string, InputRequest>,
-  call: { assigns: unknown; signal: AbortSignal },
+  call: { assigns: unknown; signal: AbortSignal | undefined },
 ) => Promise<Record<string, unknown>>;
 
 export interface FlowOptions {
@@ -45,8 +45,6 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 class TotalTimeout extends Error {}
 
-/** The signal of a flow nothing can abort. */
-const UNSTOPPABLE = new AbortController().signal;
 
 /**
  * Most calls complete at once: the first leg runs on the caller's own signal and total bound,
@@ -77,7 +75,7 @@ export async function continueWithInput(
   const total = options.maxTotalTimeout;
   const bounded = total !== undefined && total >= 0 && total <= MAX_TIMER_MS;
   // Nothing can stop this flow but its legs' own timeouts: no controller needed.
-  if (options.signal === undefined && !bounded) return rounds(params, asked, options, leg, answer, UNSTOPPABLE);
+  if (options.signal === undefined && !bounded) return rounds(params, asked, options, leg, answer, undefined);
   const controller = new AbortController();
   const outer = options.signal;
   const onAbort = (): void => controller.abort(outer?.reason);
@@ -108,7 +106,7 @@ async function rounds(
   options: FlowOptions,
   leg: Leg,
   answer: AnswerInputs,
-  signal: AbortSignal,
+  signal: AbortSignal | undefined,
 ): Promise<Record<string, unknown>> {
   let result = first;
   let pause = FIRST_PAUSE_MS;
@@ -117,16 +115,17 @@ async function rounds(
     if (round >= options.maxRounds) {
       throw protocolError(`${options.method} still asked for input after ${options.maxRounds} rounds`, result);
     }
-    const sent = { ...params };
-    if (asked.requestState !== undefined) sent.requestState = asked.requestState;
+    let inputResponses: Record<string, unknown> | undefined;
     if (asked.inputRequests === undefined) {
       // Only state: the server sheds load and asks to come back; wait a little, more each time.
       await sleep(pause, signal);
       pause = Math.min(pause * 2, MAX_PAUSE_MS);
     } else {
-      sent.inputResponses = await answer(asked.inputRequests, { assigns: options.assigns, signal });
-      if (signal.aborted) throw new ClientError("cancelled", `${options.method} was cancelled`, { cause: signal.reason });
+      inputResponses = await answer(asked.inputRequests, { assigns: options.assigns, signal });
+      if (signal?.aborted === true) throw new ClientError("cancelled", `${options.method} was cancelled`, { cause: signal.reason });
     }
+    // One literal, one shape; JSON leaves out what is undefined (no state when none was given).
+    const sent = { ...params, inputResponses, requestState: asked.requestState };
     const classified = classifyResult(options.method, await leg(sent, signal, undefined));
     if (classified.kind === "complete") return classified.result;
     result = classified.result;
@@ -155,7 +154,8 @@ function checkInputRequired(result: Record<string, unknown>, method: string): In
   return { inputRequests: map as Record<string, InputRequest>, requestState: state };
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (signal === undefined) return new Promise((resolve) => setTimeout(resolve, ms));
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(new ClientError("cancelled", "cancelled", { cause: signal.reason }));
     const onAbort = (): void => {
