@@ -2,12 +2,12 @@
 // 2025-11-25 basic/transports), against the scripted raw HTTP server of test/helpers/raw-http.ts:
 // real sockets, a real node:http server, and either of the client's two HTTP backends
 // (node:http, or an injected fetch that wraps the global one and records every call).
-import type { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Client, ClientError } from "../../src/index.js";
 import type { FetchLike, HttpTarget, Logger, Progress, ServerHandle, ServerNotification } from "../../src/index.js";
+import { body, failure, onMethod, posts, rpcMethod, sendStatus } from "../helpers/http-requests.js";
 import { NEXT, startRawHttp, startSse, writeSse } from "../helpers/raw-http.js";
-import type { JsonObject, RawHttpOptions, RawHttpServer, RecordedRequest, RouteHandler, RouteResult } from "../helpers/raw-http.js";
+import type { JsonObject, RawHttpOptions, RawHttpServer, RouteResult } from "../helpers/raw-http.js";
 
 // ---------------------------------------------------------------------------
 // Fixtures
@@ -54,43 +54,6 @@ function startClient(): { client: Client; log: ReturnType<typeof capturingLogger
   const client = new Client({ name: "t", version: "0", logger: log.logger });
   cleanups.push(() => client.close());
   return { client, log };
-}
-
-/** The JSON-RPC method in a recorded request's body, if it has one. */
-function rpcMethod(r: RecordedRequest): string | undefined {
-  const json = r.json as JsonObject | undefined;
-  return typeof json?.["method"] === "string" ? json["method"] : undefined;
-}
-
-function posts(srv: RawHttpServer, method: string): RecordedRequest[] {
-  return srv.requests.filter((r) => r.method === "POST" && rpcMethod(r) === method);
-}
-
-function body(r: RecordedRequest): JsonObject {
-  return r.json as JsonObject;
-}
-
-async function failure(promise: Promise<unknown>): Promise<ClientError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ClientError);
-    return error as ClientError;
-  }
-  throw new Error("expected the promise to reject");
-}
-
-/** A route that takes over one JSON-RPC method's POSTs and passes everything else on. */
-function onMethod(method: string, fn: (req: RecordedRequest, res: ServerResponse) => void): RouteHandler {
-  return (req, res) => {
-    if (rpcMethod(req) !== method) return NEXT;
-    fn(req, res);
-    return undefined;
-  };
-}
-
-function sendStatus(res: ServerResponse, status: number, contentType: string | undefined, text = ""): void {
-  res.writeHead(status, contentType === undefined ? {} : { "content-type": contentType }).end(text);
 }
 
 const text = (value: string) => ({ content: [{ type: "text", text: value }] });

@@ -5,11 +5,12 @@
 // Real sockets, over both HTTP backends of the client (node:http, and an injected fetch).
 import type { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { Client, ClientError } from "../../src/index.js";
+import { Client } from "../../src/index.js";
 import type { ConnectOptions, Handler, HttpTarget, Progress, ServerHandle, ServerNotification } from "../../src/index.js";
 import { capturingLogger, type CapturingLogger } from "../helpers/logger.js";
+import { body, failure, onMethod, posts, rpcMethod, sendJson, sendStatus } from "../helpers/http-requests.js";
 import { NEXT, startRawHttp, viaSse } from "../helpers/raw-http.js";
-import type { JsonObject, RawHttpServer, RecordedRequest, RouteHandler } from "../helpers/raw-http.js";
+import type { JsonObject, RawHttpServer, RecordedRequest } from "../helpers/raw-http.js";
 
 // ---------------------------------------------------------------------------
 // Fixtures
@@ -52,19 +53,6 @@ const text = (value: string): JsonObject => ({ content: [{ type: "text", text: v
 
 const ECHO_TOOL = { name: "echo", inputSchema: { type: "object" } };
 
-function rpcMethod(r: RecordedRequest): string | undefined {
-  const json = r.json as JsonObject | undefined;
-  return typeof json?.["method"] === "string" ? json["method"] : undefined;
-}
-
-function posts(srv: RawHttpServer, method: string): RecordedRequest[] {
-  return srv.requests.filter((r) => r.method === "POST" && rpcMethod(r) === method);
-}
-
-function body(r: RecordedRequest): JsonObject {
-  return r.json as JsonObject;
-}
-
 function params(r: RecordedRequest): JsonObject {
   return body(r)["params"] as JsonObject;
 }
@@ -89,37 +77,10 @@ function decodeHeader(value: string): string {
   return m === null ? value : Buffer.from(m[1]!, "base64").toString("utf8");
 }
 
-function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(value));
-}
-
-function sendStatus(res: ServerResponse, status: number, contentType?: string, payload = ""): void {
-  res.writeHead(status, contentType === undefined ? {} : { "content-type": contentType }).end(payload);
-}
-
 function rpcError(req: RecordedRequest, code: number, message: string, data?: unknown): JsonObject {
   const error: JsonObject = { code, message };
   if (data !== undefined) error["data"] = data;
   return { jsonrpc: "2.0", id: body(req)["id"] ?? null, error };
-}
-
-/** A route that takes over one JSON-RPC method's POSTs and passes everything else on. */
-function onMethod(method: string, fn: (req: RecordedRequest, res: ServerResponse) => void): RouteHandler {
-  return (req, res) => {
-    if (rpcMethod(req) !== method) return NEXT;
-    fn(req, res);
-    return undefined;
-  };
-}
-
-async function failure(promise: Promise<unknown>): Promise<ClientError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ClientError);
-    return error as ClientError;
-  }
-  throw new Error("expected the promise to reject");
 }
 
 /** A promise and the function that resolves it. */
