@@ -130,14 +130,15 @@ export class Client {
     return handle;
   }
 
-  /** The handle registered under `serverId`, if any. */
+  /** The handle of the server connected under `serverId`, once its connection is ready. */
   server(serverId: string): ServerHandle | undefined {
-    return this.registry.get(serverId);
+    const handle = this.registry.get(serverId);
+    return handle?.state === "ready" ? handle : undefined;
   }
 
-  /** Every registered handle (connecting and ready). */
+  /** Every server whose connection is ready (one still connecting is left out). */
   servers(): ServerHandle[] {
-    return [...this.registry.values()];
+    return [...this.registry.values()].filter((handle) => handle.state === "ready");
   }
 
   /**
@@ -162,7 +163,7 @@ export class Client {
 
   /** Closes every server. Idempotent; the client accepts no new connection afterwards. */
   close(): Promise<void> {
-    this.closing ??= Promise.all(this.servers().map((handle) => handle.close())).then(() => this.agents.destroy());
+    this.closing ??= Promise.all([...this.registry.values()].map((handle) => handle.close())).then(() => this.agents.destroy());
     return this.closing;
   }
 

@@ -8,7 +8,7 @@ export type { HttpTarget } from "./transport/http.js";
 export type { FetchLike } from "./transport/http-exchange.js";
 export type { RequestId } from "./transport/transport.js";
 export type { Progress } from "./rpc/pending-call.js";
-export { ClientError, RpcError, ErrorCode, InvalidArgumentError, type ClientErrorKind } from "./util/errors.js";
+export { ClientError, RpcError, ErrorCode, InvalidArgumentError, type ClientErrorKind, type ClientErrorOptions } from "./util/errors.js";
 export type { Logger } from "./util/logger.js";
 export type { RateLimit } from "./util/token-bucket.js";
 export type {
@@ -32,4 +32,7 @@ export {
   type Era,
 } from "./protocol/versions.js";
 export type * from "./protocol/types/index.js";
+import type { LoggingLevel } from "./protocol/types/index.js";
 export { LOGGING_LEVELS } from "./protocol/types/index.js";
+/** The RFC 5424 level of a log entry (the spec's `LoggingLevel`). */
+export type LogLevel = LoggingLevel;

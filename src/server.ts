@@ -59,6 +59,7 @@ export class ServerHandle {
   private readonly ended: Promise<ClientError | undefined>;
   private markEnded!: (error: ClientError | undefined) => void;
 
+  /** @internal Handles are made by `Client.connect`. */
   constructor(
     readonly id: string,
     private readonly connection: Connection,
@@ -249,6 +250,7 @@ export class ServerHandle {
     options: CallOptions | undefined,
     check: (raw: unknown) => T,
   ): Promise<T> {
+    if (options !== undefined) checkCallOptions(options);
     try {
       return check(await this.connection.request(method, params, options));
     } catch (error) {
@@ -280,6 +282,18 @@ export class ServerHandle {
       throw error instanceof ClientError ? error.withServer(this.id) : error;
     }
   }
+}
+
+/** A timeout that is NaN, negative or not a number would silently be no deadline at all. */
+function checkCallOptions(options: CallOptions): void {
+  for (const name of ["timeout", "maxTotalTimeout"] as const) {
+    const value = options[name];
+    if (value !== undefined && (typeof value !== "number" || Number.isNaN(value) || value <= 0)) {
+      throw new InvalidArgumentError(`${name} must be a positive number of milliseconds (or Infinity), got ${String(value)}`);
+    }
+  }
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new InvalidArgumentError("signal must be an AbortSignal");
+  if (options.onProgress !== undefined && typeof options.onProgress !== "function") throw new InvalidArgumentError("onProgress must be a function");
 }
 
 function requireString(what: string, value: unknown): void {

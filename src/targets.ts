@@ -14,6 +14,7 @@ export type ServerTarget = StdioTarget | HttpTarget;
 
 export function createTransport(target: ServerTarget, options: ConnectOptions, logger: Logger, agents: HttpAgents): Transport {
   if (typeof target !== "object" || target === null) throw new InvalidArgumentError("a server target must be an object");
+  checkConnectOptions(options);
   const maxMessageBytes = options.maxMessageBytes ?? CONNECT_DEFAULTS.maxMessageBytes;
   if ("command" in target) {
     return new StdioTransport(target, {
@@ -34,4 +35,18 @@ export function targetKey(target: ServerTarget): string {
     return JSON.stringify(["stdio", target.command, target.args ?? [], target.cwd ?? "", target.env ?? {}, target.inheritEnv === true]);
   }
   return JSON.stringify(["http", String(target.url)]);
+}
+
+/** Bounds given as NaN, negative or of the wrong type would silently switch a limit off. */
+function checkConnectOptions(options: ConnectOptions): void {
+  for (const name of ["probeTimeout", "connectTimeout", "maxMessageBytes"] as const) {
+    const value = options[name];
+    if (value !== undefined && (typeof value !== "number" || Number.isNaN(value) || value <= 0)) {
+      throw new InvalidArgumentError(`connect option \`${name}\` must be a positive number, got ${String(value)}`);
+    }
+  }
+  const grace = options.closeGracePeriod;
+  if (grace !== undefined && (typeof grace !== "number" || Number.isNaN(grace) || grace < 0)) {
+    throw new InvalidArgumentError(`connect option \`closeGracePeriod\` must be a number of milliseconds, got ${String(grace)}`);
+  }
 }

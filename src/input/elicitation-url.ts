@@ -5,9 +5,10 @@
  * host). The verdict carries what the host should show: the full URL, its host, whether the
  * host is punycode, and whether it leads away from the server's own origin.
  */
+import { ErrorCode } from "../util/errors.js";
 import { pass, refuse, type Verdict } from "./refusal.js";
 
-const INVALID_PARAMS = -32602;
+const INVALID_PARAMS = ErrorCode.InvalidParams;
 
 export interface VettedUrl {
   url: string;

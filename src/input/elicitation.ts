@@ -3,17 +3,19 @@
  * must pass `vetUrl`; a form schema must be flat. After the callback, the answer must be a
  * valid ElicitResult that fits the request (client/elicitation of each version).
  */
+import { ErrorCode } from "../util/errors.js";
 import type { ElicitationMode } from "../protocol/capabilities.js";
 import type { ElicitFormParams, ElicitResult, ElicitUrlParams } from "../protocol/types/index.js";
 import type { ProtocolVersion } from "../protocol/versions.js";
 import { isObject } from "../util/json.js";
+import { setOwn } from "../util/sanitize.js";
 import { checkAnswer, checkFormSchema, type Form } from "./form-schema.js";
 import type { FieldInfo } from "./handler.js";
 import { refuse, type Verdict } from "./refusal.js";
 import { looksSensitive } from "./sensitive-fields.js";
 import { vetUrl, type VettedUrl } from "./elicitation-url.js";
 
-const INVALID_PARAMS = -32602;
+const INVALID_PARAMS = ErrorCode.InvalidParams;
 
 export type ElicitationRequest =
   | { mode: "form"; params: ElicitFormParams; form: Form; fields: Record<string, FieldInfo> }
@@ -41,7 +43,7 @@ export function checkElicitation(
   const form = checkFormSchema(params.requestedSchema, version);
   if (!form.ok) return form;
   const fields: Record<string, FieldInfo> = {};
-  for (const field of form.value.fields) fields[field.name] = { sensitiveSuspected: looksSensitive(field) };
+  for (const field of form.value.fields) setOwn(fields, field.name, { sensitiveSuspected: looksSensitive(field) });
   return { ok: true, value: { mode, params: params as ElicitFormParams, form: form.value, fields } };
 }
 

@@ -8,12 +8,13 @@
  *   multi-select arrays of enum strings.
  * Keywords the client does not act on (`pattern`, say) are ignored, as the spec's schema does.
  */
+import { ErrorCode } from "../util/errors.js";
 import type { ProtocolVersion } from "../protocol/versions.js";
 import { isObject } from "../util/json.js";
 import { setOwn } from "../util/sanitize.js";
 import { pass, refuse, type Verdict } from "./refusal.js";
 
-const INVALID_PARAMS = -32602;
+const INVALID_PARAMS = ErrorCode.InvalidParams;
 const FORMATS = new Set(["email", "uri", "date", "date-time"]);
 
 export type FieldKind =
@@ -155,14 +156,15 @@ export function checkAnswer(form: Form, content: unknown, version: ProtocolVersi
   for (const name of Object.keys(given)) if (!byName.has(name)) return { ok: false, reason: `"${name}" is not a field of the form` };
   const out: FormContent = {};
   for (const field of form.fields) {
-    let value = given[field.name];
+    // Own members only: a field named "constructor" or "toString" is not the object's method.
+    let value = Object.hasOwn(given, field.name) ? given[field.name] : undefined;
     if (value === undefined && version !== "2025-06-18") value = field.schema.default;
     if (value === undefined) continue;
     const problem = valueProblem(field, value);
     if (problem !== undefined) return { ok: false, reason: `"${field.name}" ${problem}` };
     setOwn(out, field.name, value);
   }
-  for (const name of form.required) if (!(name in out)) return { ok: false, reason: `the required field "${name}" is missing` };
+  for (const name of form.required) if (!Object.hasOwn(out, name)) return { ok: false, reason: `the required field "${name}" is missing` };
   return { ok: true, content: out };
 }
 

@@ -9,7 +9,7 @@ import type { InputFeatures } from "../protocol/capabilities.js";
 import { declaredModes } from "../protocol/capabilities.js";
 import type { Era, ProtocolVersion } from "../protocol/versions.js";
 import type { RequestId } from "../transport/transport.js";
-import { RpcError } from "../util/errors.js";
+import { ErrorCode, RpcError } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
 import type { InputBudget } from "./budget.js";
 import { checkElicitation, checkElicitResult } from "./elicitation.js";
@@ -23,8 +23,8 @@ import type { CreateMessageResult } from "../protocol/types/index.js";
 
 export type InputMethod = "sampling/createMessage" | "elicitation/create" | "roots/list";
 
-const BUSY = -32000;
-const INTERNAL_ERROR = -32603;
+const BUSY = ErrorCode.ServerBusy;
+const INTERNAL_ERROR = ErrorCode.InternalError;
 
 export interface PipelineSettings {
   handler: Handler | undefined;

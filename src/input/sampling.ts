@@ -5,13 +5,14 @@
  * while no call is in flight (unless allowed); no runaway tool loops. After: the answer is a
  * valid CreateMessageResult for the negotiated version.
  */
+import { ErrorCode } from "../util/errors.js";
 import type { CreateMessageParams, CreateMessageResult } from "../protocol/types/index.js";
 import type { ProtocolVersion } from "../protocol/versions.js";
 import { isObject } from "../util/json.js";
 import type { SamplingOptions } from "./options.js";
 import { pass, refuse, type Verdict } from "./refusal.js";
 
-const INVALID_PARAMS = -32602;
+const INVALID_PARAMS = ErrorCode.InvalidParams;
 
 export interface SamplingSituation {
   options: SamplingOptions;

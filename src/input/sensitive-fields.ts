@@ -22,11 +22,16 @@ function words(text: string): string {
   return text.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_\-.]+/g, " ");
 }
 
-/** Verdicts by text: a server asks with the same form again and again (every MRTR round). */
+/**
+ * Verdicts by text: a server asks with the same form again and again (every MRTR round). Only
+ * short texts are kept, and not many, so that a server cannot fill memory through it.
+ */
 const seen = new Map<string, boolean>();
 const SEEN_LIMIT = 1024;
+const SEEN_TEXT_LIMIT = 256;
 
 function sensitiveText(text: string): boolean {
+  if (text.length > SEEN_TEXT_LIMIT) return SECRET.test(words(text));
   let verdict = seen.get(text);
   if (verdict === undefined) {
     verdict = SECRET.test(words(text));

@@ -7,15 +7,16 @@
  * A request tied to a call in flight pauses that call's deadline while it runs (the user is
  * busy answering it), never past the call's maxTotalTimeout, and gets that call's `assigns`.
  */
+import { ErrorCode } from "../util/errors.js";
 import type { PendingCall } from "../rpc/pending-call.js";
 import type { InboundRequest } from "../rpc/inbound-request.js";
 import type { Era, ProtocolVersion } from "../protocol/versions.js";
 import type { InputBudget } from "./budget.js";
 import type { InputPipeline, InputOutcome } from "./pipeline.js";
 
-const METHOD_NOT_FOUND = -32601;
-const BUSY = -32000;
-const INTERNAL_ERROR = -32603;
+const METHOD_NOT_FOUND = ErrorCode.MethodNotFound;
+const BUSY = ErrorCode.ServerBusy;
+const INTERNAL_ERROR = ErrorCode.InternalError;
 
 /** What the dispatcher needs to know of the connection the request came on. */
 export interface AskingServer {

@@ -7,7 +7,7 @@
  *
  * States: negotiating → ready → closed.
  */
-import { ClientError, ErrorCode } from "../util/errors.js";
+import { ClientError } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
 import type { InboundRequest } from "../rpc/inbound-request.js";
 import type { DeadlineQueue } from "../rpc/deadline.js";
@@ -63,12 +63,18 @@ export interface ConnectionHooks {
   closed(error: ClientError | undefined): void;
 }
 
+/** Notifications kept while negotiating (a legacy server may log before `initialized`). */
+const EARLY_NOTIFICATIONS = 256;
+
 export class Connection implements PeerHandlers {
   readonly peer: RpcPeer;
   private state: "negotiating" | "ready" | "closed" = "negotiating";
   private negotiated: Negotiated | undefined;
   private modern: ModernCodec | undefined;
   private subscriptions: Subscriptions | undefined;
+  private early: [method: string, params: Record<string, unknown>][] | undefined = [];
+  /** Aborts when the connection ends; made only when a flow needs it (MRTR). */
+  private lifetime: AbortController | undefined;
 
   constructor(
     readonly transport: Transport,
@@ -78,7 +84,8 @@ export class Connection implements PeerHandlers {
     this.peer = new RpcPeer(transport, {
       serverId: settings.serverId,
       logger: settings.logger,
-      answerInvalid: true,
+      // Until the legacy era is confirmed, nothing is answered: a modern server gets no responses.
+      answerInvalid: false,
       cancelWithNotification: true,
       requestTimeout: settings.requestTimeout,
       deadlines: settings.deadlines,
@@ -105,12 +112,16 @@ export class Connection implements PeerHandlers {
     return this.need().instructions;
   }
 
-  /** Starts the transport and negotiates. On failure everything is closed again. */
+  /**
+   * Starts the transport and negotiates, within `connectTimeout` in all (however many steps
+   * negotiation takes). On failure everything is closed again.
+   */
   async open(): Promise<void> {
+    const bound = connectBound(this.settings.connectTimeout, this.settings.signal);
     try {
       await this.peer.start(this);
       const http = this.transport instanceof HttpTransport ? this.transport : undefined;
-      this.negotiated = await negotiate({
+      const negotiated = await negotiate({
         peer: this.peer,
         transport: this.transport,
         clientInfo: this.settings.clientInfo,
@@ -119,15 +130,29 @@ export class Connection implements PeerHandlers {
         remembered: this.settings.remembered,
         probeTimeout: this.settings.probeTimeout,
         connectTimeout: this.settings.connectTimeout,
-        signal: this.settings.signal,
+        signal: bound.signal,
       });
-      if (this.negotiated.era === "modern") this.becomeModern(http);
+      if (this.state === "closed") throw new ClientError("closed", "the connection was closed while it was negotiated");
+      this.negotiated = negotiated;
+      if (negotiated.era === "modern") this.becomeModern(http);
       else this.becomeLegacy(http);
       this.state = "ready";
+      this.flushEarly();
     } catch (error) {
       await this.close();
-      throw error;
+      throw bound.timedOut() ? new ClientError("timeout", `connecting timed out after ${this.settings.connectTimeout} ms`, { cause: error }) : error;
+    } finally {
+      bound.dispose();
     }
+  }
+
+  /** An abort signal for the connection's life (MRTR flows stop with it). */
+  get lifetimeSignal(): AbortSignal {
+    if (this.lifetime === undefined) {
+      this.lifetime = new AbortController();
+      if (this.state === "closed") this.lifetime.abort(this.closedError());
+    }
+    return this.lifetime.signal;
   }
 
   request(method: string, params: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<unknown> {
@@ -163,15 +188,20 @@ export class Connection implements PeerHandlers {
   async close(): Promise<void> {
     if (this.state === "closed") return;
     this.state = "closed";
-    this.subscriptions?.endAll(undefined);
+    const closed = this.closedError();
+    this.lifetime?.abort(closed);
+    this.subscriptions?.endAll(closed);
     await this.transport.close();
+  }
+
+  private closedError(): ClientError {
+    return new ClientError("closed", "the connection was closed", { serverId: this.settings.serverId });
   }
 
   // ---- after negotiation -----------------------------------------------------------------------
 
   private becomeModern(http: HttpTransport | undefined): void {
     // Modern clients never send responses, and over HTTP a closed stream is the cancellation.
-    this.peer.options.answerInvalid = false;
     this.peer.options.cancelWithNotification = http === undefined;
     http?.configure({ protocolVersion: this.version, sessions: false });
     this.modern = new ModernCodec(this.peer, {
@@ -182,11 +212,15 @@ export class Connection implements PeerHandlers {
       maxInputRounds: this.settings.maxInputRounds,
       logLevel: this.settings.logLevel,
       answer: (requests, call) => this.hooks.answerInputs(requests, call),
+      lifetime: () => this.lifetimeSignal,
     });
     this.subscriptions = new Subscriptions(this.peer, this.modern, http === undefined);
   }
 
   private becomeLegacy(http: HttpTransport | undefined): void {
+    // Garbage is answered -32700/-32600 on stdio only: over HTTP each answer would be a POST of
+    // its own, which a server sending garbage could multiply at will.
+    this.peer.options.answerInvalid = http === undefined;
     // Over HTTP the negotiated version's header must already be on `notifications/initialized`.
     if (http !== undefined) {
       http.configure({ protocolVersion: this.version, sessions: true });
@@ -222,7 +256,9 @@ export class Connection implements PeerHandlers {
     }
     if (request.method === "ping") return request.respond({});
     if (this.state !== "ready") {
-      request.fail(ErrorCode.InvalidRequest, "the client is not initialised yet");
+      // The era is not known yet, and a modern server may get no response at all.
+      this.settings.logger.warn(`server "${this.settings.serverId}" sent a request (${request.method}) before the connection was negotiated; ignored`);
+      request.abandon(undefined);
       return;
     }
     this.hooks.serverRequest(request, this.relatedCall(request));
@@ -244,6 +280,12 @@ export class Connection implements PeerHandlers {
   /** @internal (PeerHandlers) */
   onNotification(method: string, given: Record<string, unknown> | undefined): void {
     const params = given ?? {};
+    if (this.early !== undefined) {
+      // Negotiating: the era is unknown, and hooks need it. Kept for when it is.
+      if (this.early.length < EARLY_NOTIFICATIONS) this.early.push([method, params]);
+      else this.settings.logger.warn(`server "${this.settings.serverId}": a notification sent before negotiation ended was dropped`);
+      return;
+    }
     if (this.subscriptions?.consume(method, params) === true) return;
     if (method === "notifications/cancelled") {
       this.settings.logger.debug("a cancellation for no request in progress was ignored", { params });
@@ -255,9 +297,17 @@ export class Connection implements PeerHandlers {
   /** @internal (PeerHandlers) */
   onClosed(error: ClientError | undefined): void {
     this.state = "closed";
+    this.early = undefined;
     const named = error?.withServer(this.settings.serverId);
+    this.lifetime?.abort(named ?? this.closedError());
     this.subscriptions?.endAll(named);
     this.hooks.closed(named);
+  }
+
+  private flushEarly(): void {
+    const early = this.early ?? [];
+    this.early = undefined;
+    for (const [method, params] of early) this.onNotification(method, params);
   }
 
   private need(): Negotiated {
@@ -271,4 +321,25 @@ export class Connection implements PeerHandlers {
       serverId: this.settings.serverId,
     });
   }
+}
+
+/** One bound on the whole of connecting: the caller's signal, or the connect timeout. */
+function connectBound(ms: number, caller: AbortSignal | undefined): { signal: AbortSignal; timedOut(): boolean; dispose(): void } {
+  const controller = new AbortController();
+  let timedOut = false;
+  const onAbort = (): void => controller.abort(caller?.reason);
+  if (caller?.aborted === true) onAbort();
+  caller?.addEventListener("abort", onAbort, { once: true });
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error(`connect timeout of ${ms} ms`));
+  }, Math.min(ms, 2 ** 31 - 1));
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    dispose: () => {
+      clearTimeout(timer);
+      caller?.removeEventListener("abort", onAbort);
+    },
+  };
 }

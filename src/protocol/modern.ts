@@ -12,7 +12,9 @@ import type { CallOptions } from "./call-options.js";
 import { modernHeaders } from "./http-headers.js";
 import type { Envelope } from "./meta.js";
 import { CALL_METHODS } from "./methods.js";
-import { continueWithInput, type AnswerInputs } from "./mrtr.js";
+import { runWithInput, type AnswerInputs } from "./mrtr.js";
+import { allPages } from "./pagination.js";
+import { checkListTools } from "./results.js";
 import { classifyResult } from "./result-type.js";
 import type { LoggingLevel, Tool } from "./types/index.js";
 import { headerParams, type HeaderParam } from "./x-mcp-header.js";
@@ -25,7 +27,11 @@ export interface ModernSettings {
   maxInputRounds: number;
   logLevel: LoggingLevel | undefined;
   answer: AnswerInputs;
+  /** The connection's life: an MRTR flow stops when it ends. */
+  lifetime: () => AbortSignal;
 }
+
+type LegOptions = CallOptions & { onId?: (id: number) => void; cancellable?: boolean };
 
 export class ModernCodec {
   private readonly toolHeaders = new Map<string, HeaderParam[]>();
@@ -35,36 +41,48 @@ export class ModernCodec {
     private readonly settings: ModernSettings,
   ) {}
 
-  request(method: string, params: Record<string, unknown> | undefined, options: CallOptions): Promise<unknown> {
-    if (!this.settings.http || method !== "tools/call") return this.send(method, params, options);
-    return this.send(method, params, options).catch(async (error: unknown) => {
-      // A header mismatch over HTTP: the tool's schema may have changed. Learn it again, retry once.
-      if (!(error instanceof ClientError && error.kind === "rpc" && error.code === ErrorCode.HeaderMismatch)) throw error;
-      await this.refreshTools(options);
-      return this.send(method, params, options);
-    });
-  }
-
   /** One request, and the MRTR flow when its result asks for input. */
-  private async send(method: string, params: Record<string, unknown> | undefined, options: CallOptions): Promise<unknown> {
-    const started = Date.now();
-    const first = classifyResult(method, await this.leg(method, params, options, options.signal, options.maxTotalTimeout));
-    if (first.kind === "complete") return first.result;
-    return continueWithInput(
+  request(method: string, params: Record<string, unknown> | undefined, options: CallOptions): Promise<Record<string, unknown>> {
+    return runWithInput(
       params ?? {},
-      first.result,
-      { method, maxRounds: this.settings.maxInputRounds, maxTotalTimeout: options.maxTotalTimeout, signal: options.signal, assigns: options.assigns },
+      {
+        method,
+        maxRounds: this.settings.maxInputRounds,
+        maxTotalTimeout: options.maxTotalTimeout,
+        signal: options.signal,
+        assigns: options.assigns,
+        lifetime: this.settings.lifetime,
+      },
       (sent, signal, total) => this.leg(method, sent, options, signal, total),
       this.settings.answer,
-      started,
     );
   }
 
-  /** Sends one request; resolves with its raw result. */
+  /**
+   * Sends one request; resolves with its raw result. Over HTTP, a tool call refused with
+   * -32020 (its Mcp-Param headers do not match) is sent again once, after the tools are listed
+   * afresh: the tool's schema may have changed (2026-07-28 streamable-http, "Client Behavior").
+   */
   leg(
     method: string,
     params: Record<string, unknown> | undefined,
-    options: CallOptions & { onId?: (id: number) => void; cancellable?: boolean },
+    options: LegOptions,
+    signal: AbortSignal | undefined,
+    maxTotalTimeout: number | undefined,
+  ): Promise<unknown> {
+    const sending = this.send(method, params, options, signal, maxTotalTimeout);
+    if (!this.settings.http || method !== "tools/call") return sending;
+    return sending.catch(async (error: unknown) => {
+      if (!(error instanceof ClientError && error.kind === "rpc" && error.code === ErrorCode.HeaderMismatch)) throw error;
+      await this.refreshTools(options, signal);
+      return this.send(method, params, options, signal, maxTotalTimeout);
+    });
+  }
+
+  private send(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: LegOptions,
     signal: AbortSignal | undefined,
     maxTotalTimeout: number | undefined,
   ): Promise<unknown> {
@@ -108,13 +126,12 @@ export class ModernCodec {
     return method === "tools/call" && typeof params?.name === "string" ? this.toolHeaders.get(params.name) : undefined;
   }
 
-  private async refreshTools(options: CallOptions): Promise<void> {
-    let cursor: string | undefined;
-    for (let page = 0; page < 100; page++) {
-      const raw = classifyResult("tools/list", await this.leg("tools/list", cursor === undefined ? undefined : { cursor }, { timeout: options.timeout }, options.signal, undefined)).result;
-      if (Array.isArray(raw.tools)) this.acceptTools(raw.tools.filter((t): t is Tool => typeof (t as Tool | null)?.name === "string"));
-      cursor = typeof raw.nextCursor === "string" ? raw.nextCursor : undefined;
-      if (cursor === undefined) return;
-    }
+  private async refreshTools(options: CallOptions, signal: AbortSignal | undefined): Promise<void> {
+    await allPages("modern", async (cursor) => {
+      const raw = await this.send("tools/list", cursor === undefined ? undefined : { cursor }, { timeout: options.timeout }, signal, undefined);
+      const page = checkListTools(classifyResult("tools/list", raw).result).result;
+      this.acceptTools(page.tools);
+      return { items: [], nextCursor: page.nextCursor };
+    });
   }
 }

@@ -31,6 +31,8 @@ export interface FlowOptions {
   maxTotalTimeout?: number | undefined;
   signal?: AbortSignal | undefined;
   assigns: unknown;
+  /** The connection's life: the flow stops with `"closed"` (or the transport's error) when it ends. */
+  lifetime?: (() => AbortSignal) | undefined;
 }
 
 /**
@@ -74,29 +76,37 @@ export async function continueWithInput(
 ): Promise<Record<string, unknown>> {
   const total = options.maxTotalTimeout;
   const bounded = total !== undefined && total >= 0 && total <= MAX_TIMER_MS;
+  const lifetime = options.lifetime?.();
   // Nothing can stop this flow but its legs' own timeouts: no controller needed.
-  if (options.signal === undefined && !bounded) return rounds(params, asked, options, leg, answer, undefined);
+  if (options.signal === undefined && lifetime === undefined && !bounded) return rounds(params, asked, options, leg, answer, undefined);
   const controller = new AbortController();
-  const outer = options.signal;
-  const onAbort = (): void => controller.abort(outer?.reason);
-  if (outer?.aborted === true) onAbort();
-  outer?.addEventListener("abort", onAbort, { once: true });
+  const stoppers = [options.signal, lifetime].filter((s): s is AbortSignal => s !== undefined);
+  const onAbort = function (this: AbortSignal): void {
+    controller.abort(this.reason);
+  };
+  for (const stopper of stoppers) {
+    if (stopper.aborted) controller.abort(stopper.reason);
+    stopper.addEventListener("abort", onAbort, { once: true });
+  }
   const timer = bounded
-      ? setTimeout(() => controller.abort(new TotalTimeout(`maxTotalTimeout of ${total} ms`)), Math.max(0, started + total - Date.now()))
-      : undefined;
+    ? setTimeout(() => controller.abort(new TotalTimeout(`maxTotalTimeout of ${total} ms`)), Math.max(0, started + total - Date.now()))
+    : undefined;
   try {
     return await rounds(params, asked, options, leg, answer, controller.signal);
   } catch (error) {
-    if (controller.signal.reason instanceof TotalTimeout) {
+    const reason: unknown = controller.signal.reason;
+    if (reason instanceof TotalTimeout) {
       throw new ClientError("timeout", `${options.method} timed out after ${total} ms (maxTotalTimeout)`, { cause: error });
     }
+    // The connection ended under the flow: its own error (closed, or what broke it).
+    if (lifetime?.aborted === true && reason === lifetime.reason && reason instanceof ClientError) throw reason;
     if (controller.signal.aborted && !(error instanceof ClientError && error.kind === "cancelled")) {
-      throw new ClientError("cancelled", `${options.method} was cancelled`, { cause: controller.signal.reason });
+      throw new ClientError("cancelled", `${options.method} was cancelled`, { cause: reason });
     }
     throw error;
   } finally {
     clearTimeout(timer);
-    outer?.removeEventListener("abort", onAbort);
+    for (const stopper of stoppers) stopper.removeEventListener("abort", onAbort);
   }
 }
 

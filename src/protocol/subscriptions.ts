@@ -62,9 +62,11 @@ export class Subscriptions {
         if (this.stdio) this.peer.notify("notifications/cancelled", { requestId: id, reason: "the client closed the subscription" });
         finish(error);
       };
-      const timer = setTimeout(() => {
-        close(new ClientError("timeout", `subscriptions/listen was not acknowledged within ${ackTimeout} ms`));
-      }, ackTimeout);
+      // A delay beyond Node's timer range would fire at once: no bound then.
+      const timer =
+        ackTimeout <= 2 ** 31 - 1
+          ? setTimeout(() => close(new ClientError("timeout", `subscriptions/listen was not acknowledged within ${ackTimeout} ms`)), ackTimeout)
+          : undefined;
       const request = this.codec.leg(
         "subscriptions/listen",
         { notifications: filter },
@@ -110,7 +112,10 @@ export class Subscriptions {
       live.end(undefined);
       return true;
     }
-    return false;
+    // Routed by subscription (a MUST on stdio): one no subscription of this client is open for
+    // (closed, or never asked for) goes no further.
+    const id = subscriptionOf(params);
+    return id !== undefined && !this.live.has(id);
   }
 
   /** The connection ended: every subscription with it. */

@@ -15,10 +15,6 @@ export type Era = "modern" | "legacy";
 /** Highest first: the order in which Conduit prefers them. */
 export const SUPPORTED_VERSIONS: readonly ProtocolVersion[] = [...MODERN_VERSIONS, ...LEGACY_VERSIONS];
 
-export function isProtocolVersion(value: unknown): value is ProtocolVersion {
-  return typeof value === "string" && (SUPPORTED_VERSIONS as readonly string[]).includes(value);
-}
-
 export function isLegacyVersion(value: unknown): value is LegacyVersion {
   return typeof value === "string" && (LEGACY_VERSIONS as readonly string[]).includes(value);
 }
@@ -29,9 +25,4 @@ export function isModernVersion(value: unknown): value is ModernVersion {
 
 export function eraOf(version: ProtocolVersion): Era {
   return isModernVersion(version) ? "modern" : "legacy";
-}
-
-/** Versions are dates: string order is time order. */
-export function atLeast(version: ProtocolVersion, floor: ProtocolVersion): boolean {
-  return version >= floor;
 }

@@ -52,14 +52,6 @@ export class DeadlineQueue {
     if (at < this.armedFor || this.clock !== setTimeout) this.arm(at);
   }
 
-  /** Stops the timer; the deadlines still watched are dropped. */
-  clear(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.armedFor = Infinity;
-    this.live.clear();
-  }
-
   private arm(at: number): void {
     clearTimeout(this.timer);
     this.armedFor = at;
@@ -107,9 +99,6 @@ export class Deadline {
     if (this.dueAt !== Infinity) queue.watch(this);
   }
 
-  get paused(): boolean {
-    return this.pauses > 0;
-  }
 
   /** Stops the per-request clock; nests. The total bound keeps running. */
   pause(): void {

@@ -28,11 +28,6 @@ export class InboundRequest {
     return this.controller.signal;
   }
 
-  /** True once a response went out or none may go out any more. */
-  get settled(): boolean {
-    return this.answered;
-  }
-
   respond(result: object): void {
     if (!this.settle()) return;
     this.sink.respondWith({ jsonrpc: "2.0", id: this.id, result });

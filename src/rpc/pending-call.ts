@@ -19,7 +19,7 @@ export interface RequestOptions {
   maxTotalTimeout?: number | undefined;
   signal?: AbortSignal | undefined;
   onProgress?: ((progress: Progress) => void) | undefined;
-  /** Restart the timeout whenever progress arrives. */
+  /** Restart the timeout whenever progress arrives (then `maxTotalTimeout` defaults to 10 min). */
   resetTimeoutOnProgress?: boolean | undefined;
 }
 
@@ -33,6 +33,9 @@ export interface PendingCallInit extends RequestOptions {
   /** Learns the request's id before it is sent (to match notifications that name it). */
   onId?: ((id: number) => void) | undefined;
 }
+
+/** The total bound of a call whose timeout restarts on progress, when it names none (10 min). */
+export const PROGRESS_TOTAL_DEFAULT = 600_000;
 
 /** What a pending call reports to its peer. */
 export interface CallHost {
@@ -73,7 +76,8 @@ export class PendingCall implements DeadlineOwner {
     this.onProgress = init.onProgress;
     this.resetOnProgress = init.resetTimeoutOnProgress === true;
     this.timeout = init.timeout ?? host.requestTimeout;
-    this.maxTotalTimeout = init.maxTotalTimeout;
+    // Progress that restarts the clock could keep a call alive for ever: bound it unless told.
+    this.maxTotalTimeout = init.maxTotalTimeout ?? (this.resetOnProgress ? PROGRESS_TOTAL_DEFAULT : undefined);
     this.signal = init.signal;
   }
 

@@ -74,8 +74,6 @@ export interface ExchangeResponse {
 
 export interface Exchange {
   send(request: ExchangeRequest): Promise<ExchangeResponse>;
-  /** Frees pooled sockets. */
-  destroy(): void;
 }
 
 export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
@@ -109,14 +107,13 @@ export class HttpAgents {
     return (secure ? this.https : this.http)!;
   }
 
+  /** The exchange over these agents: one object, shared by all the client's connections. */
   readonly exchange: Exchange = {
     send: async (request) => {
       const secure = request.url.protocol === "https:";
       const entry = this.cached(secure) ?? (await this.load(secure));
       return nodeSend(request, entry.module, entry.agent);
     },
-    // The agents belong to the client, which may hold other connections to the same server.
-    destroy: () => {},
   };
 
   /** Closes every pooled socket; the client does this when it closes. */
@@ -126,10 +123,6 @@ export class HttpAgents {
   }
 }
 
-/** The exchange over a client's agents: one object, shared by all its connections. */
-export function nodeExchange(agents: HttpAgents): Exchange {
-  return agents.exchange;
-}
 
 function nodeSend(request: ExchangeRequest, module: HttpModule, agent: http.Agent): Promise<ExchangeResponse> {
   return new Promise((resolve, reject) => {
@@ -210,7 +203,6 @@ export function fetchExchange(fetchImpl: FetchLike): Exchange {
       });
       return fetchResponse(response);
     },
-    destroy: () => {},
   };
 }
 

@@ -13,7 +13,7 @@ import { ClientError, InvalidArgumentError } from "../util/errors.js";
 import { isObject } from "../util/json.js";
 import type { Logger } from "../util/logger.js";
 import { BodyTooLargeError, HttpStatusError, mediaType, readBody } from "./http-body.js";
-import { HttpAgents, Ticket, fetchExchange, nodeExchange, type Exchange, type ExchangeResponse, type FetchLike } from "./http-exchange.js";
+import { HttpAgents, Ticket, fetchExchange, type Exchange, type ExchangeResponse, type FetchLike } from "./http-exchange.js";
 import { SseOverflowError, openSseReader, type SseCursor } from "./sse-reader.js";
 import type { RequestId, SendOptions, Transport, TransportSink } from "./transport.js";
 
@@ -42,6 +42,10 @@ export interface HttpEraSettings {
 }
 
 const DEFAULT_RETRY_MS = 1000;
+/** How long a POST of a notification or a response may stay unanswered. */
+const MESSAGE_TIMEOUT_MS = 30_000;
+/** Notifications and responses on their way at once, beyond which new ones are not sent. */
+const MAX_PENDING_MESSAGES = 64;
 const DELETE_TIMEOUT_MS = 2000;
 const ERROR_BODY_LIMIT = 64 * 1024;
 
@@ -52,6 +56,7 @@ export class HttpTransport implements Transport {
   readonly origin: string;
   private readonly url: URL;
   private readonly exchange: Exchange;
+  private readonly ownAgents: HttpAgents | undefined;
   private readonly customHeaders: Record<string, string>;
   private sink: TransportSink | undefined;
   private open = false;
@@ -79,7 +84,9 @@ export class HttpTransport implements Transport {
     }
     this.origin = this.url.origin;
     this.customHeaders = lowerCaseKeys(target.headers ?? {});
-    this.exchange = target.fetch === undefined ? nodeExchange(options.agents ?? new HttpAgents()) : fetchExchange(target.fetch);
+    // Agents of its own when the client gave none: then this transport frees them on close.
+    if (target.fetch === undefined && options.agents === undefined) this.ownAgents = new HttpAgents();
+    this.exchange = target.fetch === undefined ? (options.agents ?? this.ownAgents!).exchange : fetchExchange(target.fetch);
   }
 
   describe(): string {
@@ -104,10 +111,6 @@ export class HttpTransport implements Transport {
     this.recovery = recover;
   }
 
-  get session(): string | undefined {
-    return this.sessionId;
-  }
-
   send(message: object, options?: SendOptions): Promise<void> {
     if (!this.open) return Promise.reject(new ClientError("closed", "the HTTP transport is closed"));
     let body: string;
@@ -118,7 +121,7 @@ export class HttpTransport implements Transport {
     }
     const outgoing = message as Outgoing;
     const id = typeof outgoing.method === "string" && isRequestId(outgoing.id) ? outgoing.id : undefined;
-    return this.post(body, id, options?.headers, outgoing.method === "initialize", true);
+    return this.post(body, id, options?.headers, outgoing.method === "initialize");
   }
 
   abandon(id: RequestId): void {
@@ -132,7 +135,7 @@ export class HttpTransport implements Transport {
     for (const ticket of this.requests.values()) ticket.cancel();
     for (const ticket of this.others) ticket.cancel();
     if (this.sessions && this.sessionId !== undefined) await this.deleteSession();
-    this.exchange.destroy();
+    this.ownAgents?.destroy();
     this.sink?.closed(undefined);
   }
 
@@ -143,45 +146,70 @@ export class HttpTransport implements Transport {
     id: RequestId | undefined,
     extra: Readonly<Record<string, string>> | undefined,
     isInitialize: boolean,
-    mayRecover: boolean,
   ): Promise<void> {
     const ticket = new Ticket();
-    if (id === undefined) this.others.add(ticket);
-    else this.requests.set(id, ticket);
-    try {
-      // While an expired session is renewed there is no id to send, and a server that requires
-      // one refuses the message (400): wait for the new one.
-      if (!isInitialize && this.sessionId === undefined && this.recovering !== undefined) await this.recovering;
-      const sentSession = this.sessions ? this.sessionId : undefined;
-      const response = await this.exchange.send({
-        method: "POST",
-        url: this.url,
-        headers: this.headersFor(isInitialize ? "initialize" : "post"),
-        extra,
-        body,
-        ticket,
-      });
-      this.captureSession(response);
-      if (response.status === 404 && sentSession !== undefined && mayRecover && !isInitialize && this.recovery) {
-        response.discard();
-        await this.recover(sentSession);
-        // Only requests are sent again. A notification or a response belonged to the expired
-        // session (and the renewal has sent its own `notifications/initialized`).
-        if (id === undefined) {
-          this.options.logger.debug("dropped a message the expired session did not take", { body: excerpt(body) });
-          return;
-        }
-        return await this.post(body, id, extra, isInitialize, false);
+    let timer: NodeJS.Timeout | undefined;
+    if (id !== undefined) this.requests.set(id, ticket);
+    else {
+      // A notification or a response has no deadline of its own upstream: a server that never
+      // answers its POST must not pin a socket for ever, nor an unbounded number of them.
+      if (this.others.size >= MAX_PENDING_MESSAGES) {
+        this.options.logger.warn(`${MAX_PENDING_MESSAGES} messages to ${this.url.href} are still unanswered; one more was not sent`, {
+          body: excerpt(body),
+        });
+        return;
       }
-      if (response.status >= 200 && response.status < 300) return await this.readReply(response, id, ticket);
-      throw await this.failure(response);
+      this.others.add(ticket);
+      timer = setTimeout(() => ticket.cancel(), MESSAGE_TIMEOUT_MS);
+    }
+    try {
+      await this.postOnce(body, id, extra, isInitialize, true, ticket);
     } catch (error) {
       if (ticket.cancelled && id !== undefined) return;
       throw this.asClientError(error);
     } finally {
+      clearTimeout(timer);
       if (id === undefined) this.others.delete(ticket);
       else if (this.requests.get(id) === ticket) this.requests.delete(id);
     }
+  }
+
+  private async postOnce(
+    body: string,
+    id: RequestId | undefined,
+    extra: Readonly<Record<string, string>> | undefined,
+    isInitialize: boolean,
+    mayRecover: boolean,
+    ticket: Ticket,
+  ): Promise<void> {
+    // While an expired session is renewed there is no id to send, and a server that requires
+    // one refuses the message (400): wait for the new one.
+    if (!isInitialize && this.sessionId === undefined && this.recovering !== undefined) await this.recovering;
+    const sentSession = this.sessions ? this.sessionId : undefined;
+    const response = await this.exchange.send({
+      method: "POST",
+      url: this.url,
+      headers: this.headersFor(isInitialize ? "initialize" : "post"),
+      extra,
+      body,
+      ticket,
+    });
+    this.captureSession(response);
+    if (response.status === 404 && sentSession !== undefined && mayRecover && !isInitialize && this.recovery) {
+      response.discard();
+      await this.recover(sentSession);
+      // Only requests are sent again. A notification or a response belonged to the expired
+      // session (and the renewal has sent its own `notifications/initialized`).
+      if (id === undefined) {
+        this.options.logger.debug("dropped a message the expired session did not take", { body: excerpt(body) });
+        return;
+      }
+      // A call given up (cancelled, timed out) or a connection closed meanwhile is not resent.
+      if (ticket.cancelled || !this.open) return;
+      return this.postOnce(body, id, extra, isInitialize, false, ticket);
+    }
+    if (response.status >= 200 && response.status < 300) return this.readReply(response, id, ticket);
+    throw await this.failure(response);
   }
 
   private async readReply(response: ExchangeResponse, id: RequestId | undefined, ticket: Ticket): Promise<void> {
@@ -203,7 +231,13 @@ export class HttpTransport implements Transport {
     } catch {
       throw new ClientError("protocol", "the server's JSON reply does not parse", { data: excerpt(text) });
     }
+    // An error that could not name the request (id null) is still this request's answer.
+    if (id !== undefined && isObject(value) && value.id === null && isObject(value.error)) value = { ...value, id };
     this.sink?.message(value, { relatedRequestId: id });
+    // A JSON reply holds the response and nothing else: anything else would leave the call waiting.
+    if (id !== undefined && !(isObject(value) && value.id === id && !("method" in value))) {
+      throw new ClientError("protocol", "the server's JSON reply is not the response to the request", { data: excerpt(text) });
+    }
   }
 
   /** Reads a POST's event stream; resumes it with GET + Last-Event-ID when it breaks early. */
@@ -359,7 +393,7 @@ export class HttpTransport implements Transport {
     this.getStream?.cancel();
     for (const ticket of this.requests.values()) ticket.cancel();
     for (const ticket of this.others) ticket.cancel();
-    this.exchange.destroy();
+    this.ownAgents?.destroy();
     this.sink?.closed(error);
   }
 

@@ -93,17 +93,25 @@ export class StdioTransport implements Transport {
     return this.child?.pid === undefined ? short : `${short} (pid ${this.child.pid})`;
   }
 
-  /** What the server wrote to stderr lately. */
-  stderrTail(): string {
-    return this.tail.toString();
-  }
-
-  async start(sink: TransportSink): Promise<void> {
+  start(sink: TransportSink): Promise<void> {
     if (this.state !== "idle") throw new InvalidArgumentError("a transport can be started once");
     this.sink = sink;
     this.state = "starting";
+    const starting = this.spawnServer();
+    this.started = starting.then(
+      () => {},
+      () => {},
+    );
+    return starting;
+  }
+
+  /** Settles when `start()` has finished, either way (close waits for it to end what it began). */
+  private started: Promise<void> = Promise.resolve();
+
+  private async spawnServer(): Promise<void> {
     // Loaded on first use: a host that speaks only HTTP never pays for it at import.
     const { spawn } = await import("node:child_process");
+    if (this.state !== "starting") throw this.closedWhileStarting();
     const child = spawn(this.target.command, this.target.args ?? [], {
       cwd: this.target.cwd,
       env: serverEnvironment(this.target),
@@ -123,8 +131,14 @@ export class StdioTransport implements Transport {
       });
     });
     if (child.pid !== undefined) trackGroup(child.pid);
+    // close() ran meanwhile: it waits for this to end, then stops what was started.
+    if (this.state !== "starting") throw this.closedWhileStarting();
     this.state = "open";
     this.wire(child);
+  }
+
+  private closedWhileStarting(): ClientError {
+    return new ClientError("closed", `the connection to ${this.describe()} was closed while it started`);
   }
 
   private wire(child: ChildProcess): void {
@@ -134,10 +148,10 @@ export class StdioTransport implements Transport {
       try {
         framer.push(chunk);
       } catch (error) {
-        if (!(error instanceof LineTooLongError)) throw error;
-        this.fail(new ClientError("transport", `${error.message}; closing the connection to ${this.describe()}`, {
-          cause: error,
-        }));
+        // Nothing may escape a stream listener: it would crash the host. A fault in handling a
+        // message ends this connection instead.
+        const message = error instanceof LineTooLongError ? error.message : `a message could not be handled (${messageOf(error)})`;
+        this.fail(new ClientError("transport", `${message}; closing the connection to ${this.describe()}`, { cause: error }));
       }
     });
     child.stderr?.setEncoding("utf8");
@@ -216,7 +230,7 @@ export class StdioTransport implements Transport {
       return this.closing;
     }
     this.state = "closing";
-    this.closing = this.terminate().finally(() => {
+    this.closing = this.started.then(() => this.terminate()).finally(() => {
       this.state = "closed";
       this.sink?.closed(undefined);
     });

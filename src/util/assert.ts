@@ -25,18 +25,6 @@ export function expectString(value: unknown, path: string, raw: unknown): string
   return value;
 }
 
-export function expectOptionalString(value: unknown, path: string, raw: unknown): string | undefined {
-  return value === undefined ? undefined : expectString(value, path, raw);
-}
-
-export function expectOptionalObject(
-  value: unknown,
-  path: string,
-  raw: unknown,
-): Record<string, unknown> | undefined {
-  return value === undefined ? undefined : expectObject(value, path, raw);
-}
-
 /** `field(result, "tools")` → `result "tools"`; `index(path, 3)` → `…[3]`. */
 export function field(path: string, name: string): string {
   return `${path} "${name}"`;

@@ -31,5 +31,3 @@ export const stderrLogger: Logger = {
   warn: (message, fields) => write("warn", message, fields),
   error: (message, fields) => write("error", message, fields),
 };
-
-export const silentLogger: Logger = { debug: noop, info: noop, warn: noop, error: noop };

@@ -112,3 +112,14 @@ describe("Deadline", () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 });
+
+describe("a call whose timeout restarts on progress", () => {
+  it("gets a total bound of 10 minutes unless it names one", async () => {
+    const { PendingCall, PROGRESS_TOTAL_DEFAULT } = await import("../../src/rpc/pending-call.js");
+    const host = { deadlines: new DeadlineQueue(), requestTimeout: 1000, expire: () => {}, abort: () => {} };
+    expect(PROGRESS_TOTAL_DEFAULT).toBe(600_000);
+    expect(new PendingCall(1, "tools/call", { resetTimeoutOnProgress: true }, host, true).maxTotalTimeout).toBe(600_000);
+    expect(new PendingCall(2, "tools/call", { resetTimeoutOnProgress: true, maxTotalTimeout: 5 }, host, true).maxTotalTimeout).toBe(5);
+    expect(new PendingCall(3, "tools/call", {}, host, true).maxTotalTimeout).toBeUndefined();
+  });
+});

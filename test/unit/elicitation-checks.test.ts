@@ -376,3 +376,17 @@ describe("checkElicitResult", () => {
     });
   });
 });
+
+describe("a form field named __proto__", () => {
+  it("stays an own member of ctx.fields, flagged like any other", () => {
+    const verdict = checkElicitation(
+      { message: "?", requestedSchema: { type: "object", properties: JSON.parse('{"__proto__": {"type": "string", "title": "Password"}}') as Record<string, unknown> } },
+      ["form"],
+      "2025-11-25",
+      undefined,
+    );
+    if (!verdict.ok || verdict.value.mode !== "form") throw new Error("expected a form");
+    expect(Object.hasOwn(verdict.value.fields, "__proto__")).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(verdict.value.fields, "__proto__")?.value).toEqual({ sensitiveSuspected: true });
+  });
+});

@@ -455,3 +455,15 @@ describe("schemas whose own parts disagree", () => {
   });
 });
 
+
+describe("fields named like Object's own members", () => {
+  it("reads only the answer's own members, and finds a missing required toString", () => {
+    const form = checkFormSchema(
+      { type: "object", properties: { constructor: { type: "string" }, toString: { type: "string" } }, required: ["toString"] },
+      "2025-11-25",
+    );
+    if (!form.ok) throw new Error("the form should be accepted");
+    expect(checkAnswer(form.value, {}, "2025-11-25")).toEqual({ ok: false, reason: 'the required field "toString" is missing' });
+    expect(checkAnswer(form.value, { toString: "x" }, "2025-11-25")).toEqual({ ok: true, content: { toString: "x" } });
+  });
+});
