@@ -1,7 +1,12 @@
 /**
- * Reading bounded response bodies, and the error that carries an HTTP status.
+ * Reading bounded response bodies, and what a non-2xx reply means for the caller.
  */
+import { ClientError } from "../util/errors.js";
+import { isObject } from "../util/json.js";
 import type { ExchangeResponse } from "./http-exchange.js";
+
+/** How much of an error reply is read to find a JSON-RPC error in it. */
+const ERROR_BODY_LIMIT = 64 * 1024;
 
 /** Why an HTTP exchange failed, kept as the `cause` of the ClientError the caller sees. */
 export class HttpStatusError extends Error {
@@ -45,4 +50,38 @@ export function mediaType(response: ExchangeResponse): string {
   const value = response.header("content-type") ?? "";
   const semicolon = value.indexOf(";");
   return (semicolon === -1 ? value : value.slice(0, semicolon)).trim().toLowerCase();
+}
+
+/**
+ * A non-2xx reply as an error: a JSON-RPC error in the body (a modern server's 400 with
+ * -32022, a 404 with -32601) becomes an `"rpc"` error with its code; anything else is a
+ * `"transport"` error naming the status. The status is kept as the `cause`.
+ */
+export async function failureOf(response: ExchangeResponse, url: URL): Promise<ClientError> {
+  const status = response.status;
+  let body = "";
+  try {
+    body = await readBody(response, ERROR_BODY_LIMIT);
+  } catch {
+    response.discard();
+  }
+  const cause = new HttpStatusError(status, body);
+  const error = rpcErrorIn(body);
+  if (error !== undefined) {
+    return new ClientError("rpc", `HTTP ${status}: ${error.message} (code ${error.code})`, { code: error.code, data: error.data, cause });
+  }
+  return new ClientError("transport", `${url.href} answered ${cause.message}`, { cause, data: { status } });
+}
+
+function rpcErrorIn(body: string): { code: number; message: string; data?: unknown } | undefined {
+  if (body === "") return undefined;
+  try {
+    const value: unknown = JSON.parse(body);
+    if (!isObject(value) || !isObject(value.error)) return undefined;
+    const { code, message, data } = value.error;
+    if (!Number.isInteger(code) || typeof message !== "string") return undefined;
+    return { code: code as number, message, data };
+  } catch {
+    return undefined;
+  }
 }

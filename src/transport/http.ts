@@ -12,8 +12,9 @@
 import { ClientError, InvalidArgumentError } from "../util/errors.js";
 import { isObject } from "../util/json.js";
 import type { Logger } from "../util/logger.js";
-import { BodyTooLargeError, HttpStatusError, mediaType, readBody } from "./http-body.js";
+import { BodyTooLargeError, failureOf, mediaType, readBody } from "./http-body.js";
 import { HttpAgents, Ticket, fetchExchange, type Exchange, type ExchangeResponse, type FetchLike } from "./http-exchange.js";
+import { HttpSession } from "./http-session.js";
 import { SseOverflowError, openSseReader, type SseCursor } from "./sse-reader.js";
 import type { RequestId, SendOptions, Transport, TransportSink } from "./transport.js";
 
@@ -47,7 +48,6 @@ const MESSAGE_TIMEOUT_MS = 30_000;
 /** Notifications and responses on their way at once, beyond which new ones are not sent. */
 const MAX_PENDING_MESSAGES = 64;
 const DELETE_TIMEOUT_MS = 2000;
-const ERROR_BODY_LIMIT = 64 * 1024;
 
 type Outgoing = { readonly id?: unknown; readonly method?: unknown };
 
@@ -57,13 +57,9 @@ export class HttpTransport implements Transport {
   private readonly url: URL;
   private readonly exchange: Exchange;
   private readonly ownAgents: HttpAgents | undefined;
-  private readonly customHeaders: Record<string, string>;
+  private readonly session: HttpSession;
   private sink: TransportSink | undefined;
   private open = false;
-  private sessions = true;
-  private sessionId: string | undefined;
-  private protocolVersion: string | undefined;
-  private baseHeaders: Record<"initialize" | "post" | "get" | "delete", Record<string, string>> | undefined;
   private recovery: (() => Promise<void>) | undefined;
   private recovering: Promise<void> | undefined;
   private readonly requests = new Map<RequestId, Ticket>();
@@ -83,7 +79,7 @@ export class HttpTransport implements Transport {
       throw new InvalidArgumentError(`an HTTP target needs an http: or https: URL, got ${this.url.protocol}`);
     }
     this.origin = this.url.origin;
-    this.customHeaders = lowerCaseKeys(target.headers ?? {});
+    this.session = new HttpSession(target.headers ?? {}, options.logger);
     // Agents of its own when the client gave none: then this transport frees them on close.
     if (target.fetch === undefined && options.agents === undefined) this.ownAgents = new HttpAgents();
     this.exchange = target.fetch === undefined ? (options.agents ?? this.ownAgents!).exchange : fetchExchange(target.fetch);
@@ -100,10 +96,7 @@ export class HttpTransport implements Transport {
   }
 
   configure(settings: HttpEraSettings): void {
-    if (settings.protocolVersion !== undefined) this.protocolVersion = settings.protocolVersion;
-    if (settings.sessions !== undefined) this.sessions = settings.sessions;
-    if (!this.sessions) this.sessionId = undefined;
-    this.baseHeaders = undefined;
+    this.session.configure(settings);
   }
 
   /** Called on a 404 for an expired session: runs a fresh `initialize` (legacy). */
@@ -134,7 +127,7 @@ export class HttpTransport implements Transport {
     this.getStream?.cancel();
     for (const ticket of this.requests.values()) ticket.cancel();
     for (const ticket of this.others) ticket.cancel();
-    if (this.sessions && this.sessionId !== undefined) await this.deleteSession();
+    if (this.session.id !== undefined) await this.deleteSession();
     this.ownAgents?.destroy();
     this.sink?.closed(undefined);
   }
@@ -184,17 +177,17 @@ export class HttpTransport implements Transport {
   ): Promise<void> {
     // While an expired session is renewed there is no id to send, and a server that requires
     // one refuses the message (400): wait for the new one.
-    if (!isInitialize && this.sessionId === undefined && this.recovering !== undefined) await this.recovering;
-    const sentSession = this.sessions ? this.sessionId : undefined;
+    if (!isInitialize && this.session.id === undefined && this.recovering !== undefined) await this.recovering;
+    const sentSession = this.session.id;
     const response = await this.exchange.send({
       method: "POST",
       url: this.url,
-      headers: this.headersFor(isInitialize ? "initialize" : "post"),
+      headers: this.session.headers(isInitialize ? "initialize" : "post"),
       extra,
       body,
       ticket,
     });
-    this.captureSession(response);
+    this.session.capture(response);
     if (response.status === 404 && sentSession !== undefined && mayRecover && !isInitialize && this.recovery) {
       response.discard();
       await this.recover(sentSession);
@@ -209,7 +202,7 @@ export class HttpTransport implements Transport {
       return this.postOnce(body, id, extra, isInitialize, false, ticket);
     }
     if (response.status >= 200 && response.status < 300) return this.readReply(response, id, ticket);
-    throw await this.failure(response);
+    throw await failureOf(response, this.url);
   }
 
   private async readReply(response: ExchangeResponse, id: RequestId | undefined, ticket: Ticket): Promise<void> {
@@ -252,7 +245,7 @@ export class HttpTransport implements Transport {
     for (let attempt = 0; id !== undefined && !answered && this.open && !ticket.cancelled; attempt++) {
       // An oversize message was refused, not lost: resuming would only replay it.
       if (broken instanceof SseOverflowError) throw new ClientError("transport", broken.message, { cause: broken });
-      const resumable = this.sessions && cursor.lastEventId !== undefined;
+      const resumable = this.session.sessions && cursor.lastEventId !== undefined;
       if (!resumable || attempt >= (this.options.maxReconnects ?? 5)) {
         throw new ClientError("transport", "the server's event stream ended before it answered", { cause: broken });
       }
@@ -282,11 +275,11 @@ export class HttpTransport implements Transport {
       const response = await this.exchange.send({
         method: "GET",
         url: this.url,
-        headers: { ...this.headersFor("get"), "last-event-id": cursor.lastEventId ?? "" },
+        headers: this.session.headers("get", { "last-event-id": cursor.lastEventId ?? "" }),
         ticket,
       });
       if (response.status !== 200 || mediaType(response) !== "text/event-stream") {
-        const failure = await this.failure(response);
+        const failure = await failureOf(response, this.url);
         return failure;
       }
       return await this.consumeStream(response, cursor, deliver);
@@ -299,7 +292,7 @@ export class HttpTransport implements Transport {
 
   /** Opens the GET stream on which a legacy server sends requests and notifications unasked. */
   openStandaloneStream(): void {
-    if (!this.open || !this.sessions || this.getStream !== undefined) return;
+    if (!this.open || !this.session.sessions || this.getStream !== undefined) return;
     const stream = new Ticket();
     this.getStream = stream;
     void this.runStandaloneStream(stream).finally(() => {
@@ -318,8 +311,8 @@ export class HttpTransport implements Transport {
         this.sink?.message(value, undefined);
       };
       try {
-        const sentSession = this.sessionId;
-        const headers = cursor.lastEventId === undefined ? this.headersFor("get") : this.headersFor("get", { "last-event-id": cursor.lastEventId });
+        const sentSession = this.session.id;
+        const headers = this.session.headers("get", cursor.lastEventId === undefined ? undefined : { "last-event-id": cursor.lastEventId });
         const response = await this.exchange.send({ method: "GET", url: this.url, headers, ticket: stream });
         if (response.status === 405) {
           response.discard();
@@ -331,7 +324,7 @@ export class HttpTransport implements Transport {
           await this.recover(sentSession);
           continue;
         }
-        if (response.status !== 200 || mediaType(response) !== "text/event-stream") throw await this.failure(response);
+        if (response.status !== 200 || mediaType(response) !== "text/event-stream") throw await failureOf(response, this.url);
         await this.consumeStream(response, cursor, deliver);
       } catch (error) {
         if (stream.cancelled || !this.open) return;
@@ -348,23 +341,10 @@ export class HttpTransport implements Transport {
 
   // ---- sessions --------------------------------------------------------------------------------
 
-  private captureSession(response: ExchangeResponse): void {
-    if (!this.sessions || this.sessionId !== undefined) return;
-    const id = response.header("mcp-session-id");
-    if (id === undefined || id === "") return;
-    if (!/^[\x21-\x7e]+$/.test(id)) {
-      this.options.logger.warn("ignored a session id with characters outside visible ASCII");
-      return;
-    }
-    this.sessionId = id;
-    this.baseHeaders = undefined;
-  }
-
   /** One re-initialisation at a time, shared by every request that met the 404. */
   private async recover(expired: string): Promise<void> {
-    if (this.sessionId === expired) {
-      this.sessionId = undefined;
-      this.baseHeaders = undefined;
+    if (this.session.id === expired) {
+      this.session.forget();
       this.options.logger.info(`session ${expired} expired; initialising a new one`);
       const hadStream = this.getStream !== undefined;
       this.getStream?.cancel();
@@ -404,7 +384,7 @@ export class HttpTransport implements Transport {
       const response = await this.exchange.send({
         method: "DELETE",
         url: this.url,
-        headers: this.headersFor("delete"),
+        headers: this.session.headers("delete"),
         ticket,
       });
       response.discard();
@@ -417,56 +397,6 @@ export class HttpTransport implements Transport {
 
   // ---- helpers ---------------------------------------------------------------------------------
 
-  /**
-   * The headers of a request of this kind. Without `extra` the same object serves every request
-   * until the session or version changes (nothing downstream modifies it).
-   */
-  private headersFor(kind: "initialize" | "post" | "get" | "delete", extra?: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
-    this.baseHeaders ??= this.buildBaseHeaders();
-    const base = this.baseHeaders[kind];
-    if (extra === undefined) return base;
-    const headers = { ...base };
-    for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
-    return headers;
-  }
-
-  private buildBaseHeaders(): Record<"initialize" | "post" | "get" | "delete", Record<string, string>> {
-    const common = this.commonHeaders();
-    const post: Record<string, string> = { ...common, accept: "application/json, text/event-stream", "content-type": "application/json" };
-    // The version is negotiated by `initialize`: a renewal asks afresh, like the first one.
-    const initialize = { ...post };
-    delete initialize["mcp-protocol-version"];
-    return { initialize, post, get: { ...common, accept: "text/event-stream" }, delete: common };
-  }
-
-  private commonHeaders(): Record<string, string> {
-    const headers = { ...this.customHeaders };
-    if (this.sessions && this.sessionId !== undefined) headers["mcp-session-id"] = this.sessionId;
-    if (this.protocolVersion !== undefined) headers["mcp-protocol-version"] = this.protocolVersion;
-    return headers;
-  }
-
-  /** A non-2xx reply: a JSON-RPC error in the body becomes an `"rpc"` error with its code. */
-  private async failure(response: ExchangeResponse): Promise<ClientError> {
-    const status = response.status;
-    let body = "";
-    try {
-      body = await readBody(response, ERROR_BODY_LIMIT);
-    } catch {
-      response.discard();
-    }
-    const cause = new HttpStatusError(status, body);
-    const error = rpcErrorIn(body);
-    if (error !== undefined) {
-      return new ClientError("rpc", `HTTP ${status}: ${error.message} (code ${error.code})`, {
-        code: error.code,
-        data: error.data,
-        cause,
-      });
-    }
-    return new ClientError("transport", `${this.url.href} answered ${cause.message}`, { cause, data: { status } });
-  }
-
   private asClientError(error: unknown): ClientError {
     if (error instanceof ClientError) return error;
     if (error instanceof BodyTooLargeError) return new ClientError("transport", error.message, { cause: error });
@@ -478,25 +408,6 @@ export class HttpTransport implements Transport {
 
 function isRequestId(id: unknown): id is RequestId {
   return typeof id === "string" || typeof id === "number";
-}
-
-function lowerCaseKeys(headers: Readonly<Record<string, string>>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name in headers) out[name.toLowerCase()] = headers[name]!;
-  return out;
-}
-
-function rpcErrorIn(body: string): { code: number; message: string; data?: unknown } | undefined {
-  if (body === "") return undefined;
-  try {
-    const value: unknown = JSON.parse(body);
-    if (!isObject(value) || !isObject(value.error)) return undefined;
-    const { code, message, data } = value.error;
-    if (!Number.isInteger(code) || typeof message !== "string") return undefined;
-    return { code: code as number, message, data };
-  } catch {
-    return undefined;
-  }
 }
 
 function messageOf(error: unknown): string {
