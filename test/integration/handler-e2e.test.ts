@@ -31,7 +31,7 @@ function recordingHandler(recorded: Recorded): Handler {
     },
     listRoots: () => {
       recorded.roots += 1;
-      return { roots: [{ uri: "file:///work/project", name: "project" }, { uri: "file://elsewhere/secret" }] };
+      return { roots: [{ uri: "file:///srv/project", name: "project" }, { uri: "file://elsewhere/secret" }] };
     },
     handleLog: (_level, params) => {
       recorded.logs.push(params);
@@ -88,12 +88,12 @@ describe.each(["stdio", "http"] as const)("the Handler against the official serv
 
   it("shares only local roots", async () => {
     const result = await server.callTool("roots");
-    expect(JSON.parse(text(result))).toEqual([{ uri: "file:///work/project", name: "project" }]);
+    expect(JSON.parse(text(result))).toEqual([{ uri: "file:///srv/project", name: "project" }]);
   });
 
   it("answers several inputs of one call, in turn and at once", async () => {
     const sequential = JSON.parse(text(await server.callTool("multi-input")));
-    expect(sequential).toEqual({ elicitation: { action: "accept", content: { ok: true } }, roots: [{ uri: "file:///work/project", name: "project" }] });
+    expect(sequential).toEqual({ elicitation: { action: "accept", content: { ok: true } }, roots: [{ uri: "file:///srv/project", name: "project" }] });
     const parallel = JSON.parse(text(await server.callTool("multi-input", { parallel: true })));
     expect(parallel.roots).toHaveLength(1);
     const rounds = JSON.parse(text(await server.callTool("multi-round", { rounds: 3 })));
@@ -152,7 +152,7 @@ describe("the Handler against server-everything over stdio", () => {
   it("lists its roots through the handler", async () => {
     const result = await server.callTool("get-roots-list");
     const all = result.content.map((c) => (c as { text: string }).text).join("\n");
-    expect(all).toContain("file:///work/project");
+    expect(all).toContain("file:///srv/project");
     expect(all).not.toContain("elsewhere");
     expect(recorded.roots).toBeGreaterThan(0);
   });
