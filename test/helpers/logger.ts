@@ -11,19 +11,22 @@ export interface CapturingLogger extends Logger {
   entries: LogEntry[];
   /** Messages at warn or error whose text contains `needle`. */
   warnings(needle?: string): string[];
+  /** Messages at exactly this level. */
+  at(level: LogEntry["level"]): string[];
 }
 
 export function capturingLogger(): CapturingLogger {
   const entries: LogEntry[] = [];
-  const at = (level: LogEntry["level"]) => (message: string, fields?: Record<string, unknown>) => {
+  const record = (level: LogEntry["level"]) => (message: string, fields?: Record<string, unknown>) => {
     entries.push({ level, message, fields });
   };
   return {
     entries,
-    debug: at("debug"),
-    info: at("info"),
-    warn: at("warn"),
-    error: at("error"),
+    debug: record("debug"),
+    info: record("info"),
+    warn: record("warn"),
+    error: record("error"),
+    at: (level) => entries.filter((e) => e.level === level).map((e) => e.message),
     warnings: (needle = "") =>
       entries.filter((e) => (e.level === "warn" || e.level === "error") && e.message.includes(needle)).map((e) => e.message),
   };

@@ -2,6 +2,7 @@
 // over stdio (a target for connect) or over HTTP (a child process listening on a loopback port).
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import type { Client, ServerHandle } from "../../src/index.js";
 
 export const OFFICIAL_SERVER = fileURLToPath(new URL("../fixtures/official-server.mjs", import.meta.url));
 export const EVERYTHING_SERVER = fileURLToPath(
@@ -57,6 +58,25 @@ export async function spawnHttpServer(args: string[], env: NodeJS.ProcessEnv = {
 
 export function officialHttp(era: EraMode = "both", extra: string[] = []): Promise<HttpServerProcess> {
   return spawnHttpServer([OFFICIAL_SERVER, "http", "--era", era, ...extra]);
+}
+
+/**
+ * Connects `client` to the official server as "official", over stdio or over HTTP to a process
+ * of its own; `stop()` ends that process (after the client closed).
+ */
+export async function connectOfficial(
+  client: Client,
+  transport: "stdio" | "http",
+  era: EraMode,
+): Promise<{ server: ServerHandle; url: string | undefined; stop: () => Promise<void> }> {
+  if (transport === "stdio") return { server: await client.connect("official", officialStdio(era)), url: undefined, stop: () => Promise.resolve() };
+  const http = await officialHttp(era);
+  try {
+    return { server: await client.connect("official", { url: http.url }), url: http.url, stop: () => http.close() };
+  } catch (error) {
+    await http.close();
+    throw error;
+  }
 }
 
 /** server-everything in streamableHttp mode listens on PORT; find a free one first. */

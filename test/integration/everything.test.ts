@@ -51,9 +51,4 @@ describe.each(["stdio", "http"] as const)("server-everything over %s", (transpor
     const got = await server.getPrompt(simple!.name);
     expect(got.messages.length).toBeGreaterThan(0);
   });
-
-  it("pings and sets the log level", async () => {
-    await server.ping();
-    await server.setLogLevel("debug");
-  });
 });

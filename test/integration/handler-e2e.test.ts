@@ -1,9 +1,9 @@
 // The Handler end to end in the legacy era: a server on the official library (stdio and HTTP)
 // and server-everything ask for sampling, elicitation, roots, and send logs.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Client, type ElicitResult, type ElicitationContext, type Handler, type LogParams, type ServerHandle } from "../../src/index.js";
 import { capturingLogger } from "../helpers/logger.js";
-import { EVERYTHING_SERVER, officialHttp, officialStdio, type HttpServerProcess } from "../helpers/official.js";
+import { EVERYTHING_SERVER, connectOfficial } from "../helpers/official.js";
 
 const text = (result: { content: unknown[] }): string => (result.content[0] as { text: string }).text;
 
@@ -43,21 +43,16 @@ describe.each(["stdio", "http"] as const)("the Handler against the official serv
   const recorded: Recorded = { sampling: [], elicitation: [], logs: [], roots: 0 };
   let client: Client;
   let server: ServerHandle;
-  let http: HttpServerProcess | undefined;
+  let stop: () => Promise<void> = () => Promise.resolve();
 
   beforeAll(async () => {
     client = new Client({ name: "e2e-host", version: "1", handler: recordingHandler(recorded), logger: capturingLogger() });
-    if (transport === "http") {
-      http = await officialHttp("legacy");
-      server = await client.connect("official", { url: http.url });
-    } else {
-      server = await client.connect("official", officialStdio("legacy"));
-    }
+    ({ server, stop } = await connectOfficial(client, transport, "legacy"));
   });
 
   afterAll(async () => {
     await client.close();
-    await http?.close();
+    await stop();
   });
 
   it("answers sampling during a call, with the clamped request", async () => {
@@ -104,12 +99,8 @@ describe.each(["stdio", "http"] as const)("the Handler against the official serv
   it("delivers the server's logs to handleLog", async () => {
     await server.setLogLevel("debug");
     await server.callTool("log", { count: 3, level: "notice", message: "entry" });
-    await client.notificationsSettled();
-    for (let i = 0; i < 100 && recorded.logs.length < 3; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      await client.notificationsSettled();
-    }
-    expect(recorded.logs.slice(-3)).toEqual([1, 2, 3].map((i) => ({ level: "notice", logger: "official-server", data: `entry ${i}` })));
+    const expected = [1, 2, 3].map((i) => ({ level: "notice", logger: "official-server", data: `entry ${i}` }));
+    await vi.waitFor(() => expect(recorded.logs.slice(-3)).toEqual(expected), { timeout: 2000 });
   });
 });
 
@@ -160,11 +151,14 @@ describe("the Handler against server-everything over stdio", () => {
   it("delivers its simulated logs to handleLog", async () => {
     await server.setLogLevel("debug");
     await server.callTool("toggle-simulated-logging");
-    for (let i = 0; i < 200 && !recorded.logs.some((l) => /level[- ]message/i.test(String(l.data))); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    const entry = recorded.logs.find((l) => /level[- ]message/i.test(String(l.data)));
-    expect(entry).toBeDefined();
+    const entry = await vi.waitFor(
+      () => {
+        const found = recorded.logs.find((l) => /level[- ]message/i.test(String(l.data)));
+        expect(found).toBeDefined();
+        return found;
+      },
+      { timeout: 5000 },
+    );
     expect(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]).toContain(entry!.level);
     await server.callTool("toggle-simulated-logging");
   });

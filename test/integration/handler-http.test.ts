@@ -1,21 +1,15 @@
 // The Handler over Streamable HTTP (legacy): a server request belongs to the call whose POST
 // stream carried it; one on the standalone GET stream belongs to no call. Answers are POSTed.
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Client, type Handler, type InputContext, type ServerHandle } from "../../src/index.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { startRawHttp, type JsonObject, type RawHttpServer, type RecordedRequest } from "../helpers/raw-http.js";
-
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+import { track } from "../helpers/cleanup.js";
 
 async function setup(handler: Handler, getStream = false): Promise<{ srv: RawHttpServer; server: ServerHandle }> {
-  const srv = await startRawHttp({ getStream });
-  cleanups.push(() => srv.close());
+  const srv = track(await startRawHttp({ getStream }));
   srv.handle("tools/call", () => undefined);
-  const client = new Client({ name: "host", version: "1", handler, logger: capturingLogger(), assigns: { who: "client" } });
-  cleanups.push(() => client.close());
+  const client = track(new Client({ name: "host", version: "1", handler, logger: capturingLogger(), assigns: { who: "client" } }));
   const server = await client.connect("web", { url: srv.url });
   await srv.nextRequest("notifications/initialized");
   return { srv, server };
@@ -70,11 +64,9 @@ describe("the related call over HTTP", () => {
     pending.respond({ content: [] });
     await call;
 
-    const srv2 = await startRawHttp();
-    cleanups.push(() => srv2.close());
+    const srv2 = track(await startRawHttp());
     srv2.handle("tools/call", () => undefined);
-    const client = new Client({ name: "host", version: "1", handler, logger: capturingLogger() });
-    cleanups.push(() => client.close());
+    const client = track(new Client({ name: "host", version: "1", handler, logger: capturingLogger() }));
     const other = await client.connect("web2", { url: srv2.url }, { elicitation: { origin: "https://example.com" } });
     const call2 = other.callTool("a");
     const pending2 = await srv2.nextPending("tools/call");
@@ -115,7 +107,8 @@ describe("the Handler's bounds over HTTP", () => {
     expect((crash.json as JsonObject).error).toMatchObject({ code: -32603 });
     expect(crash.body).not.toContain("internal detail");
     for (const release of releases) release();
-    await srv.nextRequest(responseTo("r8"));
+    // r1 was released first: had it been answered, its POST would have left before the others'.
+    for (let i = 2; i <= 8; i++) await srv.nextRequest(responseTo(`r${i}`));
     expect(answersTo(srv, "r1")).toEqual([]);
   });
 

@@ -1,20 +1,10 @@
 // The Handler in the legacy era over stdio, driven by the raw scripted server: every rule of the
 // handler contract, each bound crossed.
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Client, RpcError, type ClientOptions, type CreateMessageResult, type Handler, type ServerHandle } from "../../src/index.js";
 import { capturingLogger, type CapturingLogger } from "../helpers/logger.js";
 import { deferred, startRawStdio, type RawStdioServer, type RpcMessage } from "../helpers/raw-stdio.js";
-
-let raws: RawStdioServer[] = [];
-let clients: Client[] = [];
-
-afterEach(async () => {
-  vi.useRealTimers();
-  await Promise.all(clients.map((c) => c.close()));
-  await Promise.all(raws.map((r) => r.close()));
-  clients = [];
-  raws = [];
-});
+import { track } from "../helpers/cleanup.js";
 
 interface Setup {
   raw: RawStdioServer;
@@ -29,12 +19,10 @@ async function setup(
   connect: Parameters<Client["connect"]>[2] = {},
   init: Parameters<RawStdioServer["autoInitialize"]>[0] = {},
 ): Promise<Setup> {
-  const raw = await startRawStdio();
-  raws.push(raw);
+  const raw = track(await startRawStdio());
   raw.autoInitialize(init);
   const logger = capturingLogger();
-  const client = new Client({ name: "host", version: "1", handler, logger, assigns: { who: "client" }, ...options });
-  clients.push(client);
+  const client = track(new Client({ name: "host", version: "1", handler, logger, assigns: { who: "client" }, ...options }));
   const server = await client.connect("srv", raw.target, connect);
   await raw.next("notifications/initialized");
   return { raw, client, server, logger };
@@ -166,8 +154,13 @@ describe("supervision", () => {
   });
 
   it("times out sampling and roots after 60 s by default, and honours handlerTimeout", async () => {
+    const started = { sampling: deferred<void>(), roots: deferred<void>(), elicitation: deferred<void>() };
     const { raw } = await setup(
-      { handleSampling: () => new Promise(() => {}), listRoots: () => new Promise(() => {}) },
+      {
+        handleSampling: () => (started.sampling.resolve(), new Promise<never>(() => {})),
+        listRoots: () => (started.roots.resolve(), new Promise<never>(() => {})),
+        handleElicitation: () => (started.elicitation.resolve(), new Promise<never>(() => {})),
+      },
       { handlerTimeout: { elicitation: 1000 }, sampling: { allowIdle: true } },
     );
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
@@ -175,10 +168,24 @@ describe("supervision", () => {
     await raw.send({ jsonrpc: "2.0", id, method: "sampling/createMessage", params: sampleParams() });
     const rootsId = nextId++;
     await raw.send({ jsonrpc: "2.0", id: rootsId, method: "roots/list" });
+    await Promise.all([started.sampling.promise, started.roots.promise]);
     await vi.advanceTimersByTimeAsync(59_999);
+    // A round trip after the last moment before the deadline: neither was answered yet.
+    expect((await ask(raw, "ping")).result).toEqual({});
+    expect(raw.messages.filter((m) => (m as RpcMessage).id === id || (m as RpcMessage).id === rootsId)).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
     expect((await raw.next((m) => m.id === id)).error).toMatchObject({ code: -32603 });
     expect((await raw.next((m) => m.id === rootsId)).error).toMatchObject({ code: -32603 });
+
+    // handlerTimeout.elicitation set to 1 s replaces the 5 minutes.
+    const elicitId = nextId++;
+    await raw.send({ jsonrpc: "2.0", id: elicitId, method: "elicitation/create", params: formParams() });
+    await started.elicitation.promise;
+    await vi.advanceTimersByTimeAsync(999);
+    expect((await ask(raw, "ping")).result).toEqual({});
+    expect(raw.messages.filter((m) => (m as RpcMessage).id === elicitId)).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect((await raw.next((m) => m.id === elicitId)).error).toMatchObject({ code: -32603 });
   });
 
   it("a request the server cancels aborts ctx.signal and is never answered", async () => {

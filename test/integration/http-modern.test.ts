@@ -4,13 +4,15 @@
 // modern server: no sessions, POST only (GET and DELETE get 405), `server/discover` answered.
 // Real sockets, over both HTTP backends of the client (node:http, and an injected fetch).
 import type { ServerResponse } from "node:http";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Client } from "../../src/index.js";
 import type { ConnectOptions, Handler, HttpTarget, Progress, ServerHandle, ServerNotification } from "../../src/index.js";
 import { capturingLogger, type CapturingLogger } from "../helpers/logger.js";
 import { body, failure, onMethod, posts, rpcMethod, sendJson, sendStatus } from "../helpers/http-requests.js";
 import { NEXT, startRawHttp, viaSse } from "../helpers/raw-http.js";
 import type { JsonObject, RawHttpServer, RecordedRequest } from "../helpers/raw-http.js";
+import { track } from "../helpers/cleanup.js";
+import { deferred } from "../helpers/raw-stdio.js";
 
 // ---------------------------------------------------------------------------
 // Fixtures
@@ -27,11 +29,6 @@ const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
 const SERVER_INFO = { name: "raw-modern", version: "1" };
 const CAPABILITIES = { tools: {}, resources: {}, prompts: {} };
 const CLIENT_INFO = { name: "t", version: "0" };
-
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const fn of cleanups.splice(0).reverse()) await fn();
-});
 
 /** A modern result: `resultType` and the server's identity in `_meta`, as the spec asks. */
 function complete(result: JsonObject): JsonObject {
@@ -83,20 +80,12 @@ function rpcError(req: RecordedRequest, code: number, message: string, data?: un
   return { jsonrpc: "2.0", id: body(req)["id"] ?? null, error };
 }
 
-/** A promise and the function that resolves it. */
-function signal<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
-
 /**
  * A modern-only server: POST only, no sessions; `server/discover` answered; `initialize` refused
  * with 400 -32022 naming the versions it speaks; the usual lists and calls answered.
  */
 async function startModern(capabilities: JsonObject = CAPABILITIES): Promise<RawHttpServer> {
-  const srv = await startRawHttp({ session: false, strictSession: false });
-  cleanups.push(() => srv.close());
+  const srv = track(await startRawHttp({ session: false, strictSession: false }));
   srv.route((req, res) => {
     if (req.method === "GET" || req.method === "DELETE") {
       res.writeHead(405, { allow: "POST" }).end();
@@ -122,8 +111,7 @@ async function startModern(capabilities: JsonObject = CAPABILITIES): Promise<Raw
 
 /** A legacy-only server: sessions, initialize; `server/discover` is a method it does not know. */
 async function startLegacy(): Promise<RawHttpServer> {
-  const srv = await startRawHttp();
-  cleanups.push(() => srv.close());
+  const srv = track(await startRawHttp());
   srv.handle("tools/list", () => ({ tools: [ECHO_TOOL] }));
   srv.handle("ping", () => ({}));
   return srv;
@@ -170,8 +158,7 @@ describe.each(BACKENDS)("modern Streamable HTTP over %s", (backend) => {
 
   function startClient(handler?: Handler): { client: Client; log: CapturingLogger } {
     const log = capturingLogger();
-    const client = new Client({ name: CLIENT_INFO.name, version: CLIENT_INFO.version, logger: log, ...(handler ? { handler } : {}) });
-    cleanups.push(() => client.close());
+    const client = track(new Client({ name: CLIENT_INFO.name, version: CLIENT_INFO.version, logger: log, ...(handler ? { handler } : {}) }));
     return { client, log };
   }
 
@@ -899,8 +886,8 @@ describe.each(BACKENDS)("modern Streamable HTTP over %s", (backend) => {
         inputRequests: { k: { method: "elicitation/create", params: { mode: "form", message: "m", requestedSchema: { type: "object", properties: {} } } } },
         requestState: "st",
       }));
-      const asked = signal<AbortSignal>();
-      const aborted = signal<void>();
+      const asked = deferred<AbortSignal>();
+      const aborted = deferred<void>();
       const handler: Handler = {
         handleElicitation: (_p, ctx) =>
           new Promise((_resolve, reject) => {
@@ -1047,8 +1034,8 @@ describe.each(BACKENDS)("modern Streamable HTTP over %s", (backend) => {
       const srv = await startModern();
       const entry = { level: "warning", logger: "db", data: { slow: "query" } };
       srv.handle("tools/call", () => viaSse(complete(text("ok")), { before: [{ jsonrpc: "2.0", method: "notifications/message", params: entry }] }));
-      const logged = signal<unknown[]>();
-      const heard = signal<ServerNotification>();
+      const logged = deferred<unknown[]>();
+      const heard = deferred<ServerNotification>();
       const { client, s } = await connect(srv, { handler: { handleLog: (level, p, ctx) => logged.resolve([level, p, ctx]) } });
       client.onNotification((n) => heard.resolve(n));
       expect(await s.callTool("echo", {}, { logLevel: "info" })).toEqual(complete(text("ok")));
@@ -1063,7 +1050,7 @@ describe.each(BACKENDS)("modern Streamable HTTP over %s", (backend) => {
       const srv = await startModern();
       srv.handle("subscriptions/listen", () => undefined);
       const heard: ServerNotification[] = [];
-      const changed = signal<ServerNotification>();
+      const changed = deferred<ServerNotification>();
       const handled: string[] = [];
       const { client, s } = await connect(srv, { handler: { handleNotification: (method) => void handled.push(method) } });
       client.onNotification((n) => {

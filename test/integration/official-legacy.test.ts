@@ -1,16 +1,17 @@
 // Every call of the API round-trips against a server on the official MCP server library, in the
 // legacy era, over stdio and over Streamable HTTP.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Client, type ServerHandle, type ServerNotification } from "../../src/index.js";
 import { capturingLogger } from "../helpers/logger.js";
-import { officialHttp, officialStdio, type HttpServerProcess } from "../helpers/official.js";
+import { connectOfficial, officialStdio } from "../helpers/official.js";
 
 type Transport = "stdio" | "http";
 
 const text = (result: { content: unknown[] }): string => (result.content[0] as { text: string }).text;
 
 describe.each<Transport>(["stdio", "http"])("official server, legacy era, over %s", (transport) => {
-  let httpServer: HttpServerProcess | undefined;
+  let url: string | undefined;
+  let stop: () => Promise<void> = () => Promise.resolve();
   let client: Client;
   let server: ServerHandle;
   const notifications: ServerNotification[] = [];
@@ -18,34 +19,30 @@ describe.each<Transport>(["stdio", "http"])("official server, legacy era, over %
   beforeAll(async () => {
     client = new Client({ name: "conduit-test", version: "0.0.1", logger: capturingLogger() });
     client.onNotification((n) => notifications.push(n));
-    if (transport === "http") {
-      httpServer = await officialHttp("legacy");
-      server = await client.connect("official", { url: httpServer.url });
-    } else {
-      server = await client.connect("official", officialStdio("legacy"));
-    }
+    ({ server, url, stop } = await connectOfficial(client, transport, "legacy"));
   });
 
   afterAll(async () => {
     await client.close();
-    await httpServer?.close();
+    await stop();
   });
 
-  const waitFor = async (predicate: (n: ServerNotification) => boolean): Promise<ServerNotification> => {
-    for (let i = 0; i < 200; i++) {
-      const found = notifications.find(predicate);
-      if (found !== undefined) return found;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error(`no such notification; got ${JSON.stringify(notifications.map((n) => n.method))}`);
-  };
+  const waitFor = (predicate: (n: ServerNotification) => boolean): Promise<ServerNotification> =>
+    vi.waitFor(
+      () => {
+        const found = notifications.find(predicate);
+        if (found === undefined) throw new Error(`no such notification; got ${JSON.stringify(notifications.map((n) => n.method))}`);
+        return found;
+      },
+      { timeout: 2000 },
+    );
 
   it("negotiates 2025-11-25 and reads what the server offers", () => {
     expect(server.protocolVersion).toBe("2025-11-25");
     expect(server.era).toBe("legacy");
     expect(server.serverInfo.name).toBe("conduit-official-test-server");
     expect(Object.keys(server.serverCapabilities)).toEqual(expect.arrayContaining(["tools", "resources", "prompts", "logging", "completions"]));
-    if (transport === "http") expect(server.origin).toBe(new URL(httpServer!.url).origin);
+    if (transport === "http") expect(server.origin).toBe(new URL(url!).origin);
     else expect(server.origin).toBeUndefined();
   });
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Client, type ElicitResult, type Handler, type InputContext, type LogParams, type ServerHandle, type ServerNotification } from "../../src/index.js";
 import { capturingLogger } from "../helpers/logger.js";
-import { officialHttp, officialStdio, type HttpServerProcess } from "../helpers/official.js";
+import { connectOfficial, officialHttp, officialStdio } from "../helpers/official.js";
 
 const text = (result: { content: unknown[] }): string => (result.content[0] as { text: string }).text;
 
@@ -14,7 +14,7 @@ describe.each(["stdio", "http"] as const)("official server, modern era, over %s"
   let decline = false;
   let client: Client;
   let server: ServerHandle;
-  let http: HttpServerProcess | undefined;
+  let stop: () => Promise<void> = () => Promise.resolve();
 
   const handler: Handler = {
     elicitationModes: ["form", "url"],
@@ -38,17 +38,12 @@ describe.each(["stdio", "http"] as const)("official server, modern era, over %s"
   beforeAll(async () => {
     client = new Client({ name: "modern-host", version: "3", handler, logger: capturingLogger(), assigns: { who: "client" } });
     client.onNotification((n) => notifications.push(n));
-    if (transport === "http") {
-      http = await officialHttp("modern");
-      server = await client.connect("official", { url: http.url });
-    } else {
-      server = await client.connect("official", officialStdio("modern"));
-    }
+    ({ server, stop } = await connectOfficial(client, transport, "modern"));
   });
 
   afterAll(async () => {
     await client.close();
-    await http?.close();
+    await stop();
   });
 
   it("negotiates 2026-07-28 and learns the server from server/discover", () => {

@@ -1,31 +1,19 @@
 // The client over stdio against a scripted raw server: the JSON-RPC core (ids, garbage,
 // deadlines, cancellation, progress) and the stdio transport (framing, limits, crashes, process
 // groups), each with what no well-behaved server would send.
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Client, ClientError, type ServerHandle } from "../../src/index.js";
 import { capturingLogger, type CapturingLogger } from "../helpers/logger.js";
 import { isProcessAlive, startRawStdio, waitForDeath, type RawStdioServer } from "../helpers/raw-stdio.js";
-
-let raws: RawStdioServer[] = [];
-let clients: Client[] = [];
-
-afterEach(async () => {
-  vi.useRealTimers();
-  await Promise.all(clients.map((c) => c.close()));
-  await Promise.all(raws.map((r) => r.close()));
-  clients = [];
-  raws = [];
-});
+import { track } from "../helpers/cleanup.js";
 
 async function setup(
   options: { init?: Parameters<RawStdioServer["autoInitialize"]>[0]; connect?: Parameters<Client["connect"]>[2] } = {},
 ): Promise<{ raw: RawStdioServer; client: Client; server: ServerHandle; logger: CapturingLogger }> {
-  const raw = await startRawStdio();
-  raws.push(raw);
+  const raw = track(await startRawStdio());
   raw.autoInitialize(options.init);
   const logger = capturingLogger();
-  const client = new Client({ name: "test-host", version: "1.2.3", logger });
-  clients.push(client);
+  const client = track(new Client({ name: "test-host", version: "1.2.3", logger }));
   const server = await client.connect("raw", raw.target, options.connect);
   return { raw, client, server, logger };
 }
@@ -64,11 +52,9 @@ describe("handshake", () => {
   });
 
   it("refuses another version with an error naming both, and stops the server", async () => {
-    const raw = await startRawStdio();
-    raws.push(raw);
+    const raw = track(await startRawStdio());
     raw.autoInitialize({ protocolVersion: "2024-11-05" });
-    const client = new Client({ name: "h", version: "0", logger: capturingLogger() });
-    clients.push(client);
+    const client = track(new Client({ name: "h", version: "0", logger: capturingLogger() }));
     const error = await client.connect("old", raw.target).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ClientError);
     expect(error).toMatchObject({ kind: "unsupported", serverId: "old" });
@@ -92,14 +78,12 @@ describe("handshake", () => {
   });
 
   it("fails with the server's stderr when it dies before answering", async () => {
-    const raw = await startRawStdio();
-    raws.push(raw);
+    const raw = track(await startRawStdio());
     raw.handle("initialize", () => {
       void raw.stderr("fatal: config file missing\n").then(() => raw.exit(7));
       return undefined;
     });
-    const client = new Client({ name: "h", version: "0", logger: capturingLogger() });
-    clients.push(client);
+    const client = track(new Client({ name: "h", version: "0", logger: capturingLogger() }));
     const error = await client.connect("dies", raw.target).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: "transport", serverId: "dies" });
     expect((error as Error).message).toContain("code 7");
@@ -107,12 +91,22 @@ describe("handshake", () => {
   });
 
   it("reports a command that cannot start", async () => {
-    const client = new Client({ name: "h", version: "0", logger: capturingLogger() });
-    clients.push(client);
+    const client = track(new Client({ name: "h", version: "0", logger: capturingLogger() }));
     const error = await client.connect("none", { command: "/nonexistent/conduit-no-such-server" }).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: "transport", serverId: "none" });
     expect((error as Error).message).toContain("could not start");
     expect(client.servers()).toEqual([]);
+  });
+
+  it("never cancels initialize, not even when the handshake times out", async () => {
+    const raw = track(await startRawStdio());
+    raw.autoInitialize();
+    raw.handle("initialize", () => undefined);
+    const client = track(new Client({ name: "test-host", version: "1.2.3", logger: capturingLogger() }));
+    await expect(client.connect("raw", raw.target, { connectTimeout: 300 })).rejects.toMatchObject({ kind: "timeout" });
+    // The pipe keeps order: whatever the client wrote came before the end of its stdin.
+    await raw.stdinEnded;
+    expect(raw.messages.map((m) => (m as { method?: string }).method)).toEqual(["server/discover", "initialize"]);
   });
 });
 
@@ -224,11 +218,9 @@ describe("deadlines, cancellation and progress", () => {
   });
 
   it("uses the client's requestTimeout when a call gives none", async () => {
-    const raw = await startRawStdio();
-    raws.push(raw);
+    const raw = track(await startRawStdio());
     raw.autoInitialize();
-    const client = new Client({ name: "h", version: "0", requestTimeout: 5000, logger: capturingLogger() });
-    clients.push(client);
+    const client = track(new Client({ name: "h", version: "0", requestTimeout: 5000, logger: capturingLogger() }));
     const server = await client.connect("raw", raw.target);
     fake();
     const call = server.callTool("slow");
@@ -378,11 +370,9 @@ describe("the stdio transport", () => {
   it("hands the server a minimal environment unless told to inherit", async () => {
     process.env.CONDUIT_TEST_SECRET = "s3cret";
     try {
-      const raw = await startRawStdio();
-      raws.push(raw);
+      const raw = track(await startRawStdio());
       raw.autoInitialize();
-      const client = new Client({ name: "h", version: "0", logger: capturingLogger() });
-      clients.push(client);
+      const client = track(new Client({ name: "h", version: "0", logger: capturingLogger() }));
       const server = await client.connect("env", { ...raw.target, env: { EXTRA: "1" } });
       const environ = (await import("node:fs")).readFileSync(`/proc/${raw.pid!}/environ`, "utf8").split("\0");
       expect(environ).toContain("EXTRA=1");
@@ -403,8 +393,7 @@ describe("the client's registry", () => {
     expect(client.servers()).toEqual([server]);
     await server.close();
     expect(client.server("raw")).toBeUndefined();
-    const again = await startRawStdio();
-    raws.push(again);
+    const again = track(await startRawStdio());
     again.autoInitialize();
     const second = await client.connect("raw", again.target);
     expect(client.server("raw")).toBe(second);
@@ -413,11 +402,11 @@ describe("the client's registry", () => {
   it("keeps two servers apart: one crashing leaves the other working", async () => {
     const a = await startRawStdio();
     const b = await startRawStdio();
-    raws.push(a, b);
+    track(a);
+    track(b);
     a.autoInitialize();
     b.autoInitialize();
-    const client = new Client({ name: "h", version: "0", logger: capturingLogger() });
-    clients.push(client);
+    const client = track(new Client({ name: "h", version: "0", logger: capturingLogger() }));
     const [sa, sb] = await Promise.all([client.connect("a", a.target), client.connect("b", b.target)]);
     a.handle("tools/call", (m) => ((m.params as { name: string }).name === "never" ? undefined : textResult("from a")));
     b.handle("tools/call", () => textResult("from b"));

@@ -8,22 +8,7 @@ import { InputBudget } from "../../src/input/budget.js";
 import { LogGate } from "../../src/input/logs.js";
 import { INPUT_DEFAULTS } from "../../src/input/options.js";
 import { capturingLogger } from "../helpers/logger.js";
-
-interface Deferred<T> {
-  promise: Promise<T>;
-  resolve: (value: T) => void;
-  reject: (error: unknown) => void;
-}
-
-function deferred<T = void>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
+import { deferred } from "../helpers/raw-stdio.js";
 
 /** Lets every pending microtask and promise callback run (real timers only). */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -65,7 +50,7 @@ describe("NotificationQueue", () => {
 
   it("awaits an async job's promise before it starts the next", async () => {
     const queue = new NotificationQueue(10, capturingLogger());
-    const gate = deferred();
+    const gate = deferred<void>();
     const events: string[] = [];
     queue.push(async () => {
       events.push("first started");
@@ -118,7 +103,7 @@ describe("NotificationQueue", () => {
 
   it("counts only waiting jobs against the bound, not the one running", async () => {
     const queue = new NotificationQueue(2, capturingLogger());
-    const gate = deferred();
+    const gate = deferred<void>();
     const ran: string[] = [];
     queue.push(async () => {
       ran.push("a");
@@ -174,7 +159,7 @@ describe("NotificationQueue", () => {
   it("resolves idle() at once when empty, and only once drained otherwise", async () => {
     const queue = new NotificationQueue(10, capturingLogger());
     await expect(queue.idle()).resolves.toBeUndefined();
-    const gate = deferred();
+    const gate = deferred<void>();
     queue.push(() => gate.promise);
     const idle = track(queue.idle());
     await settle();
@@ -248,12 +233,8 @@ describe("supervise", () => {
     }
   });
 
-  // BUG (src/input/supervisor.ts, `setTimeout(..., timeoutMs)`): Node fires a timer whose delay
-  // is above 2^31-1 ms (or Infinity) after 1 ms, and handlerTimeout is not validated
-  // (src/options.ts passes it through), so `handlerTimeout: { elicitation: Infinity }` or a
-  // 30-day deadline times every callback out at once. src/rpc/deadline.ts guards against
-  // exactly this (MAX_TIMER_MS: "treat them as no deadline"); the supervisor does not.
-  // Expected: no timeout after a second. Actual: { status: "timeout" } after 1 ms.
+  // Regression: Node fires a timer whose delay is above 2^31-1 ms (or Infinity) after 1 ms, so a
+  // handlerTimeout of Infinity or 30 days once timed every callback out at once.
   it("does not time out at once when the deadline is beyond Node's timer range", async () => {
     vi.useFakeTimers();
     for (const ms of [Number.POSITIVE_INFINITY, 2 ** 31, 30 * 24 * 3_600_000]) {

@@ -95,10 +95,8 @@ describe("safeText", () => {
     expect(safeText(text)).toBe("x".repeat(4096));
   });
 
-  // BUG (src/util/sanitize.ts, safeText, the `clean.slice(0, max - 1)` cut): the clamp counts
-  // UTF-16 code units, so a cut that falls inside a surrogate pair leaves a lone high
-  // surrogate before the ellipsis: "a"×4094 + "😀" + "b" becomes "a"×4094 + "\ud83d" + "…".
-  // Expected: well-formed text (the cut moved before the pair, or the pair kept whole).
+  // Regression: the clamp counts UTF-16 code units, and a cut inside a surrogate pair once left a
+  // lone high surrogate before the ellipsis.
   it("never splits a surrogate pair when it clamps", () => {
     const clamped = safeText(`${"a".repeat(4094)}😀b`);
     expect(clamped.length).toBeLessThanOrEqual(4096);
@@ -158,12 +156,9 @@ describe("safeValue", () => {
     expect(safeValue(value)).toEqual(expected);
   });
 
-  // BUG (src/util/sanitize.ts, safeValue, `out[safeText(key)] = safeValue(item, depth + 1)`):
-  // writing a "__proto__" key into a plain `{}` calls the prototype setter, so a server's log
-  // data `{"__proto__": {"polluted": 1}, "a": 2}` (an own member after JSON.parse) comes out as
-  // `{a: 2}` whose prototype is the server's object: the member is lost and `out.polluted` is 1
-  // (a member named "hasOwnProperty" there breaks `out.hasOwnProperty(...)` in a hook).
-  // Expected: an own "__proto__" member and Object.prototype as the prototype.
+  // Regression: assigning a "__proto__" key to a plain `{}` calls the prototype setter, so a
+  // server's `{"__proto__": {...}}` (an own member after JSON.parse) once became the copy's
+  // prototype: the member was lost and its fields showed through.
   it("keeps a __proto__ member of server data as an own member, not as the prototype", () => {
     const data: unknown = JSON.parse('{"__proto__":{"polluted":1},"a":2}');
     const out = safeValue(data) as Record<string, unknown>;
