@@ -123,6 +123,8 @@ export class Client {
     } catch (error) {
       this.forget(serverId, handle);
       handle.markClosed(undefined);
+      // Whatever was learnt of the target before may be why this failed: the next connect probes.
+      this.eras.delete(key);
       throw error instanceof ClientError ? error.withServer(serverId) : error;
     }
     if (options.protocolVersion === undefined) this.eras.set(key, connection.era);

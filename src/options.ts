@@ -6,6 +6,7 @@ import { INPUT_DEFAULTS, type HandlerTimeouts, type InputOptions, type SamplingO
 import type { Handler } from "./input/handler.js";
 import type { LoggingLevel } from "./protocol/types/index.js";
 import type { ProtocolVersion } from "./protocol/versions.js";
+import { nonNegativeInteger, positiveInteger, positiveNumber } from "./util/arguments.js";
 import { InvalidArgumentError } from "./util/errors.js";
 import { stderrLogger, type Logger } from "./util/logger.js";
 import type { RateLimit } from "./util/token-bucket.js";
@@ -80,43 +81,31 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     handler: options.handler,
     assigns: options.assigns,
     logger: options.logger ?? stderrLogger,
-    requestTimeout: positive("requestTimeout", options.requestTimeout ?? 60_000),
-    maxServerRequests: positiveInteger("maxServerRequests", options.maxServerRequests ?? d.maxServerRequests),
+    requestTimeout: positiveNumber(option("requestTimeout"), options.requestTimeout ?? 60_000),
+    maxServerRequests: positiveInteger(option("maxServerRequests"), options.maxServerRequests ?? d.maxServerRequests),
     handlerTimeout: {
-      default: positive("handlerTimeout.default", options.handlerTimeout?.default ?? d.handlerTimeout.default),
-      elicitation: positive("handlerTimeout.elicitation", options.handlerTimeout?.elicitation ?? d.handlerTimeout.elicitation),
+      default: positiveNumber(option("handlerTimeout.default"), options.handlerTimeout?.default ?? d.handlerTimeout.default),
+      elicitation: positiveNumber(option("handlerTimeout.elicitation"), options.handlerTimeout?.elicitation ?? d.handlerTimeout.elicitation),
     },
     inputRateLimit: rate("inputRateLimit", { ...d.inputRateLimit, ...options.inputRateLimit }),
     logRateLimit: rate("logRateLimit", { ...d.logRateLimit, ...options.logRateLimit }),
     sampling: sampling({ ...d.sampling, ...options.sampling }),
-    maxInputRounds: positiveInteger("maxInputRounds", options.maxInputRounds ?? d.maxInputRounds),
-    maxQueuedNotifications: positiveInteger("maxQueuedNotifications", options.maxQueuedNotifications ?? d.maxQueuedNotifications),
+    maxInputRounds: positiveInteger(option("maxInputRounds"), options.maxInputRounds ?? d.maxInputRounds),
+    maxQueuedNotifications: positiveInteger(option("maxQueuedNotifications"), options.maxQueuedNotifications ?? d.maxQueuedNotifications),
   };
 }
 
+const option = (name: string): string => `Client option \`${name}\``;
+
 function rate(name: string, limit: RateLimit): RateLimit {
-  positive(`${name}.perSecond`, limit.perSecond);
-  positive(`${name}.burst`, limit.burst);
+  positiveNumber(option(`${name}.perSecond`), limit.perSecond);
+  positiveNumber(option(`${name}.burst`), limit.burst);
   return limit;
 }
 
 function sampling(options: SamplingOptions): SamplingOptions {
-  positiveInteger("sampling.maxTokens", options.maxTokens);
-  if (!Number.isInteger(options.maxToolIterations) || options.maxToolIterations < 0) {
-    throw new InvalidArgumentError("Client option `sampling.maxToolIterations` must be a non-negative integer");
-  }
+  positiveInteger(option("sampling.maxTokens"), options.maxTokens);
+  nonNegativeInteger(option("sampling.maxToolIterations"), options.maxToolIterations);
   if (!Number.isInteger(options.rejectionCode)) throw new InvalidArgumentError("Client option `sampling.rejectionCode` must be an integer");
   return options;
-}
-
-function positive(name: string, value: number): number {
-  if (typeof value !== "number" || Number.isNaN(value) || value <= 0) {
-    throw new InvalidArgumentError(`Client option \`${name}\` must be a positive number`);
-  }
-  return value;
-}
-
-function positiveInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value <= 0) throw new InvalidArgumentError(`Client option \`${name}\` must be a positive integer`);
-  return value;
 }

@@ -7,11 +7,13 @@ import { InputBudget } from "./input/budget.js";
 import type { NotificationContext } from "./input/handler.js";
 import { answerInputRequests } from "./input/input-requests.js";
 import { LogGate } from "./input/logs.js";
-import type { InputPipeline } from "./input/pipeline.js";
+import type { InputPipeline, InputSource } from "./input/pipeline.js";
 import { dispatchServerRequest } from "./input/server-requests.js";
 import type { Connection, ConnectionHooks } from "./protocol/connection.js";
 import type { InputRequest } from "./protocol/mrtr.js";
+import type { Era } from "./protocol/versions.js";
 import type { InboundRequest } from "./rpc/inbound-request.js";
+import type { RequestId } from "./transport/transport.js";
 import type { PendingCall } from "./rpc/pending-call.js";
 import type { ServerHandle } from "./server.js";
 import type { ClientError } from "./util/errors.js";
@@ -35,6 +37,8 @@ export class ServerBinding implements ConnectionHooks {
   readonly logs: LogGate;
   connection: Connection | undefined;
   handle: ServerHandle | undefined;
+  /** Made with the first notification (nothing in it changes once negotiated), frozen as hooks share it. */
+  private notificationContext: NotificationContext | undefined;
 
   constructor(
     private readonly client: ClientSide,
@@ -56,33 +60,32 @@ export class ServerBinding implements ConnectionHooks {
 
   serverRequest(request: InboundRequest, related: PendingCall | undefined): void {
     const connection = this.connection!;
-    dispatchServerRequest(
-      this.client.pipeline,
-      {
-        serverId: this.serverId,
-        era: connection.era,
-        version: connection.version,
-        origin: this.origin,
-        callsInFlight: connection.peer.callsInFlight,
-        budget: this.budget,
-        assigns: this.client.assigns,
-      },
-      request,
-      related,
-    );
+    const source = this.source(connection.era, connection.peer.callsInFlight, related?.assigns, related?.id ?? null, request.signal);
+    dispatchServerRequest(this.client.pipeline, request, source, related);
   }
 
   answerInputs(requests: Record<string, InputRequest>, call: { assigns: unknown; signal: AbortSignal | undefined }): Promise<Record<string, unknown>> {
-    return answerInputRequests(
-      this.client.pipeline,
-      { serverId: this.serverId, version: this.connection!.version, origin: this.origin, budget: this.budget, assigns: this.client.assigns },
-      requests,
-      call,
-    );
+    // The call that carries the input is in flight by definition.
+    return answerInputRequests(this.client.pipeline, requests, this.source("modern", 1, call.assigns, null, call.signal));
+  }
+
+  /** Who asks: this server, within a call that may give its own `assigns` (else the client's). */
+  private source(era: Era, callsInFlight: number, assigns: unknown, relatedRequestId: RequestId | null, signal: AbortSignal | undefined): InputSource {
+    return {
+      serverId: this.serverId,
+      era,
+      version: this.connection!.version,
+      budget: this.budget,
+      origin: this.origin,
+      callsInFlight,
+      assigns: assigns !== undefined ? assigns : this.client.assigns,
+      relatedRequestId,
+      signal,
+    };
   }
 
   notification(method: string, params: Record<string, unknown>): void {
-    const ctx: NotificationContext = { client: this.client.name, serverId: this.serverId, era: this.connection!.era };
+    const ctx = (this.notificationContext ??= Object.freeze({ client: this.client.name, serverId: this.serverId, era: this.connection!.era }));
     if (method === "notifications/message") this.client.deliverLog(this.logs, params, ctx);
     else this.client.deliver(method, params, ctx);
   }

@@ -30,6 +30,7 @@ import type {
 } from "./protocol/types/index.js";
 import { LOGGING_LEVELS } from "./protocol/types/index.js";
 import type { Era, ProtocolVersion } from "./protocol/versions.js";
+import { optional, positiveNumber } from "./util/arguments.js";
 import { ClientError, InvalidArgumentError } from "./util/errors.js";
 import type { Logger } from "./util/logger.js";
 
@@ -199,6 +200,7 @@ export class ServerHandle {
    */
   async listen(filter: ListenFilter, options: { ackTimeout?: number } = {}): Promise<Subscription> {
     if (typeof filter !== "object" || filter === null) throw new InvalidArgumentError("listen needs a filter object");
+    optional(positiveNumber, "ackTimeout", options.ackTimeout);
     try {
       return await this.connection.listen(filter, options.ackTimeout);
     } catch (error) {
@@ -284,14 +286,9 @@ export class ServerHandle {
   }
 }
 
-/** A timeout that is NaN, negative or not a number would silently be no deadline at all. */
 function checkCallOptions(options: CallOptions): void {
-  for (const name of ["timeout", "maxTotalTimeout"] as const) {
-    const value = options[name];
-    if (value !== undefined && (typeof value !== "number" || Number.isNaN(value) || value <= 0)) {
-      throw new InvalidArgumentError(`${name} must be a positive number of milliseconds (or Infinity), got ${String(value)}`);
-    }
-  }
+  optional(positiveNumber, "timeout", options.timeout);
+  optional(positiveNumber, "maxTotalTimeout", options.maxTotalTimeout);
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new InvalidArgumentError("signal must be an AbortSignal");
   if (options.onProgress !== undefined && typeof options.onProgress !== "function") throw new InvalidArgumentError("onProgress must be a function");
 }

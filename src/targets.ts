@@ -6,6 +6,7 @@ import { HttpTransport, type HttpTarget } from "./transport/http.js";
 import type { HttpAgents } from "./transport/http-exchange.js";
 import { StdioTransport, type StdioTarget } from "./transport/stdio.js";
 import type { Transport } from "./transport/transport.js";
+import { nonNegativeNumber, optional, positiveNumber } from "./util/arguments.js";
 import { InvalidArgumentError } from "./util/errors.js";
 import type { Logger } from "./util/logger.js";
 import { CONNECT_DEFAULTS, type ConnectOptions } from "./options.js";
@@ -37,16 +38,7 @@ export function targetKey(target: ServerTarget): string {
   return JSON.stringify(["http", String(target.url)]);
 }
 
-/** Bounds given as NaN, negative or of the wrong type would silently switch a limit off. */
 function checkConnectOptions(options: ConnectOptions): void {
-  for (const name of ["probeTimeout", "connectTimeout", "maxMessageBytes"] as const) {
-    const value = options[name];
-    if (value !== undefined && (typeof value !== "number" || Number.isNaN(value) || value <= 0)) {
-      throw new InvalidArgumentError(`connect option \`${name}\` must be a positive number, got ${String(value)}`);
-    }
-  }
-  const grace = options.closeGracePeriod;
-  if (grace !== undefined && (typeof grace !== "number" || Number.isNaN(grace) || grace < 0)) {
-    throw new InvalidArgumentError(`connect option \`closeGracePeriod\` must be a number of milliseconds, got ${String(grace)}`);
-  }
+  for (const name of ["probeTimeout", "connectTimeout", "maxMessageBytes"] as const) optional(positiveNumber, `connect option \`${name}\``, options[name]);
+  optional(nonNegativeNumber, "connect option `closeGracePeriod`", options.closeGracePeriod);
 }

@@ -25,9 +25,9 @@ export function vetUrl(raw: unknown, serverOrigin: string | undefined): Verdict<
   } catch {
     return refuse(INVALID_PARAMS, "url must be an absolute URL");
   }
+  // https is a special scheme: the URL parser refuses one without a host, so a host there is.
   if (url.protocol !== "https:") return refuse(INVALID_PARAMS, `url must use https, not ${url.protocol}`);
   if (url.username !== "" || url.password !== "") return refuse(INVALID_PARAMS, "url must not carry a user name or password");
-  if (url.hostname === "") return refuse(INVALID_PARAMS, "url must name a host");
   return pass({
     url: url.href,
     host: url.host,

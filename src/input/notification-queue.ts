@@ -10,7 +10,7 @@ import type { Logger } from "../util/logger.js";
 type Job = () => unknown;
 
 export class NotificationQueue {
-  private readonly jobs: Job[] = [];
+  private readonly jobs: (Job | undefined)[] = [];
   private head = 0;
   private running = false;
   private idleWaiters: (() => void)[] = [];
@@ -53,6 +53,8 @@ export class NotificationQueue {
   private async drain(): Promise<void> {
     while (this.head < this.jobs.length) {
       const job = this.jobs[this.head]!;
+      // A finished job lets go of what it holds (a notification's params) at once.
+      this.jobs[this.head] = undefined;
       this.head += 1;
       if (this.head > 1024 && this.head * 2 > this.jobs.length) {
         this.jobs.splice(0, this.head);
@@ -64,6 +66,8 @@ export class NotificationQueue {
         this.logger.warn("a notification hook threw; skipped", { error });
       }
     }
+    this.jobs.length = 0;
+    this.head = 0;
     this.running = false;
     const waiters = this.idleWaiters;
     this.idleWaiters = [];

@@ -67,17 +67,17 @@ export type InputOutcome =
 export class InputPipeline {
   constructor(private readonly settings: PipelineSettings) {}
 
-  /** Whether the client declared the capability `method` needs. */
-  declared(method: string): method is InputMethod {
+  /** Whether the client declared, in `version`, the capability `method` needs. */
+  declared(method: string, version: ProtocolVersion): method is InputMethod {
     const { features } = this.settings;
     if (method === "sampling/createMessage") return features.sampling;
-    if (method === "elicitation/create") return features.elicitationModes.length > 0;
+    if (method === "elicitation/create") return declaredModes(features, version).length > 0;
     if (method === "roots/list") return features.roots;
     return false;
   }
 
   async answer(method: string, params: Record<string, unknown> | undefined, source: InputSource): Promise<InputOutcome> {
-    if (!this.declared(method)) return { kind: "undeclared", message: `the client did not declare the capability for ${method}` };
+    if (!this.declared(method, source.version)) return { kind: "undeclared", message: `the client did not declare the capability for ${method}` };
     if (!source.budget.take()) {
       const code = method === "sampling/createMessage" ? this.settings.sampling.rejectionCode : BUSY;
       return { kind: "refused", code, message: `too many input requests from server "${source.serverId}"` };

@@ -10,56 +10,38 @@
 import { ErrorCode } from "../util/errors.js";
 import type { PendingCall } from "../rpc/pending-call.js";
 import type { InboundRequest } from "../rpc/inbound-request.js";
-import type { Era, ProtocolVersion } from "../protocol/versions.js";
-import type { InputBudget } from "./budget.js";
-import type { InputPipeline, InputOutcome } from "./pipeline.js";
+import type { InputPipeline, InputOutcome, InputSource } from "./pipeline.js";
 
 const METHOD_NOT_FOUND = ErrorCode.MethodNotFound;
 const BUSY = ErrorCode.ServerBusy;
 const INTERNAL_ERROR = ErrorCode.InternalError;
 
-/** What the dispatcher needs to know of the connection the request came on. */
-export interface AskingServer {
-  serverId: string;
-  era: Era;
-  version: ProtocolVersion;
-  origin: string | undefined;
-  callsInFlight: number;
-  budget: InputBudget;
-  /** The client's `assigns`, for requests tied to no call (or to a call that gave none). */
-  assigns: unknown;
-}
-
+/**
+ * Answers `request`, asked by `source`; `related` is the call it belongs to, whose deadline
+ * pauses meanwhile. The capability is checked here as well as in the pipeline: its -32601
+ * comes before the busy cap.
+ */
 export function dispatchServerRequest(
   pipeline: InputPipeline,
-  server: AskingServer,
   request: InboundRequest,
+  source: InputSource,
   related: PendingCall | undefined,
 ): void {
-  if (!pipeline.declared(request.method)) {
+  if (!pipeline.declared(request.method, source.version)) {
     request.fail(METHOD_NOT_FOUND, `Method not found: ${request.method}`);
     return;
   }
-  if (!server.budget.enter()) {
+  const budget = source.budget;
+  if (!budget.enter()) {
     request.fail(BUSY, "Client busy: too many requests in progress");
     return;
   }
   related?.deadline?.pause();
-  const answering = pipeline.answer(request.method, request.params, {
-    serverId: server.serverId,
-    era: server.era,
-    version: server.version,
-    budget: server.budget,
-    origin: server.origin,
-    callsInFlight: server.callsInFlight,
-    assigns: related?.assigns !== undefined ? related.assigns : server.assigns,
-    relatedRequestId: related?.id ?? null,
-    signal: request.signal,
-  });
-  void answering
+  void pipeline
+    .answer(request.method, request.params, source)
     .then((outcome) => reply(request, outcome), () => request.fail(INTERNAL_ERROR, "Internal error"))
     .finally(() => {
-      server.budget.leave();
+      budget.leave();
       related?.deadline?.resume();
     });
 }

@@ -30,8 +30,8 @@ const sharedQueue = new DeadlineQueue();
 
 class Supervision<T> implements DeadlineOwner, SignalSource {
   private controller: AbortController | undefined;
+  /** Why the callback's signal aborts (once settled by a timeout or the outer signal). */
   private abortedWith: unknown = undefined;
-  private aborted = false;
   private done = false;
   private readonly deadline: Deadline;
   promise: Promise<Supervised<T>>;
@@ -50,7 +50,7 @@ class Supervision<T> implements DeadlineOwner, SignalSource {
   get signal(): AbortSignal {
     if (this.controller === undefined) {
       this.controller = new AbortController();
-      if (this.aborted) this.controller.abort(this.abortedWith);
+      if (this.abortedWith !== undefined) this.controller.abort(this.abortedWith);
     }
     return this.controller.signal;
   }
@@ -61,7 +61,6 @@ class Supervision<T> implements DeadlineOwner, SignalSource {
     this.deadline.clear();
     this.outer?.removeEventListener("abort", this);
     if (abortReason !== undefined) {
-      this.aborted = true;
       this.abortedWith = abortReason;
       this.controller?.abort(abortReason);
     }

@@ -21,11 +21,12 @@ export interface InputFeatures {
 export function clientCapabilities(features: InputFeatures, version: ProtocolVersion): ClientCapabilities {
   const capabilities: ClientCapabilities = {};
   if (features.sampling) capabilities.sampling = {};
-  if (features.elicitationModes.length > 0) {
+  const modes = declaredModes(features, version);
+  if (modes.length > 0) {
     if (version === "2025-06-18") capabilities.elicitation = {};
     else {
       const elicitation: { form?: Record<string, never>; url?: Record<string, never> } = {};
-      for (const mode of features.elicitationModes) elicitation[mode] = {};
+      for (const mode of modes) elicitation[mode] = {};
       capabilities.elicitation = elicitation;
     }
   }
@@ -33,8 +34,14 @@ export function clientCapabilities(features: InputFeatures, version: ProtocolVer
   return capabilities;
 }
 
-/** Which modes the declared capability allows (`{}` means form, 2025-11-25 elicitation). */
+const FORM_ONLY: readonly ElicitationMode[] = ["form"];
+const NONE: readonly ElicitationMode[] = [];
+
+/**
+ * The elicitation modes declared in `version`. 2025-06-18 knows forms only: a Handler that
+ * answers URLs alone declares no elicitation there at all.
+ */
 export function declaredModes(features: InputFeatures, version: ProtocolVersion): readonly ElicitationMode[] {
-  if (features.elicitationModes.length === 0) return [];
-  return version === "2025-06-18" ? ["form"] : features.elicitationModes;
+  if (version !== "2025-06-18") return features.elicitationModes;
+  return features.elicitationModes.includes("form") ? FORM_ONLY : NONE;
 }

@@ -23,9 +23,10 @@ import { CALL_METHODS, unavailableReason } from "./methods.js";
 import { ModernCodec } from "./modern.js";
 import type { AnswerInputs } from "./mrtr.js";
 import { negotiate, type Negotiated } from "./negotiate.js";
+import { SpanBound } from "./span-bound.js";
 import { Subscriptions, type ListenFilter, type Subscription } from "./subscriptions.js";
 import type { Implementation, LoggingLevel, ServerCapabilities, Tool } from "./types/index.js";
-import type { Era, LegacyVersion, ProtocolVersion } from "./versions.js";
+import { eraOf, isModernVersion, type Era, type LegacyVersion, type ProtocolVersion } from "./versions.js";
 
 export type { CallOptions } from "./call-options.js";
 
@@ -93,7 +94,7 @@ export class Connection implements PeerHandlers {
   }
 
   get era(): Era {
-    return this.need().era;
+    return eraOf(this.need().protocolVersion);
   }
 
   get version(): ProtocolVersion {
@@ -117,7 +118,8 @@ export class Connection implements PeerHandlers {
    * negotiation takes). On failure everything is closed again.
    */
   async open(): Promise<void> {
-    const bound = connectBound(this.settings.connectTimeout, this.settings.signal);
+    // One bound on the whole of connecting: the caller's signal, or the connect timeout.
+    const bound = new SpanBound([this.settings.signal], this.settings.connectTimeout, () => new Error(`connect timeout of ${this.settings.connectTimeout} ms`));
     try {
       await this.peer.start(this);
       const http = this.transport instanceof HttpTransport ? this.transport : undefined;
@@ -134,20 +136,20 @@ export class Connection implements PeerHandlers {
       });
       if (this.state === "closed") throw new ClientError("closed", "the connection was closed while it was negotiated");
       this.negotiated = negotiated;
-      if (negotiated.era === "modern") this.becomeModern(http);
+      if (isModernVersion(negotiated.protocolVersion)) this.becomeModern(http);
       else this.becomeLegacy(http);
       this.state = "ready";
       this.flushEarly();
     } catch (error) {
       await this.close();
-      throw bound.timedOut() ? new ClientError("timeout", `connecting timed out after ${this.settings.connectTimeout} ms`, { cause: error }) : error;
+      throw bound.timedOut ? new ClientError("timeout", `connecting timed out after ${this.settings.connectTimeout} ms`, { cause: error }) : error;
     } finally {
       bound.dispose();
     }
   }
 
   /** An abort signal for the connection's life (MRTR flows stop with it). */
-  get lifetimeSignal(): AbortSignal {
+  private get lifetimeSignal(): AbortSignal {
     if (this.lifetime === undefined) {
       this.lifetime = new AbortController();
       if (this.state === "closed") this.lifetime.abort(this.closedError());
@@ -214,7 +216,7 @@ export class Connection implements PeerHandlers {
       answer: (requests, call) => this.hooks.answerInputs(requests, call),
       lifetime: () => this.lifetimeSignal,
     });
-    this.subscriptions = new Subscriptions(this.peer, this.modern, http === undefined);
+    this.subscriptions = new Subscriptions(this.peer, this.modern);
   }
 
   private becomeLegacy(http: HttpTransport | undefined): void {
@@ -240,7 +242,7 @@ export class Connection implements PeerHandlers {
       clientInfo: this.settings.clientInfo,
       timeout: this.settings.connectTimeout,
     });
-    this.negotiated = { era: "legacy", ...renewed };
+    this.negotiated = renewed;
     this.peer.notify("notifications/initialized");
   }
 
@@ -248,7 +250,7 @@ export class Connection implements PeerHandlers {
 
   /** @internal (PeerHandlers) */
   onServerRequest(request: InboundRequest): void {
-    if (this.negotiated?.era === "modern") {
+    if (this.negotiated !== undefined && isModernVersion(this.negotiated.protocolVersion)) {
       // 2026-07-28: servers MUST NOT send requests, and clients never send responses.
       this.settings.logger.warn(`server "${this.settings.serverId}" sent a request (${request.method}) on a modern connection; ignored`);
       request.abandon(undefined);
@@ -321,25 +323,4 @@ export class Connection implements PeerHandlers {
       serverId: this.settings.serverId,
     });
   }
-}
-
-/** One bound on the whole of connecting: the caller's signal, or the connect timeout. */
-function connectBound(ms: number, caller: AbortSignal | undefined): { signal: AbortSignal; timedOut(): boolean; dispose(): void } {
-  const controller = new AbortController();
-  let timedOut = false;
-  const onAbort = (): void => controller.abort(caller?.reason);
-  if (caller?.aborted === true) onAbort();
-  caller?.addEventListener("abort", onAbort, { once: true });
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new Error(`connect timeout of ${ms} ms`));
-  }, Math.min(ms, 2 ** 31 - 1));
-  return {
-    signal: controller.signal,
-    timedOut: () => timedOut,
-    dispose: () => {
-      clearTimeout(timer);
-      caller?.removeEventListener("abort", onAbort);
-    },
-  };
 }

@@ -32,7 +32,7 @@ export function checkDiscoverResult(raw: unknown): Discovered {
 }
 
 /** The server's identity as modern results carry it, if this one does. */
-export function serverInfoIn(result: Record<string, unknown>): Implementation | undefined {
+function serverInfoIn(result: Record<string, unknown>): Implementation | undefined {
   const meta = result._meta;
   if (!isObject(meta)) return undefined;
   const info = meta[META.serverInfo];

@@ -1,7 +1,7 @@
 /**
  * The legacy handshake (2025-11-25 basic/lifecycle): `initialize` offering our best version,
- * the server's answer checked, then `notifications/initialized`. The client MUST NOT cancel
- * `initialize`, so a timeout only stops waiting.
+ * and the server's answer checked (the caller sends `notifications/initialized`). The client
+ * MUST NOT cancel `initialize`, so a timeout only stops waiting.
  */
 import { expectObject, field, protocolError } from "../util/assert.js";
 import { ClientError } from "../util/errors.js";

@@ -22,12 +22,10 @@ export const META = {
  */
 export class Envelope {
   private readonly base: Readonly<Record<string, unknown>>;
+  /** The base with a log level, one frozen object per level asked for. */
+  private readonly leveled = new Map<LoggingLevel, Readonly<Record<string, unknown>>>();
 
-  constructor(
-    readonly version: string,
-    clientInfo: Implementation,
-    capabilities: ClientCapabilities,
-  ) {
+  constructor(version: string, clientInfo: Implementation, capabilities: ClientCapabilities) {
     this.base = Object.freeze({
       [META.protocolVersion]: version,
       [META.clientInfo]: clientInfo,
@@ -38,9 +36,21 @@ export class Envelope {
   /** `params` with the envelope in `_meta`; the caller's own `_meta` keys are kept, ours win. */
   wrap(params: Record<string, unknown> | undefined, logLevel?: LoggingLevel): Record<string, unknown> {
     const given = params?._meta;
-    if (given === undefined && logLevel === undefined) return params === undefined ? { _meta: this.base } : { ...params, _meta: this.base };
+    if (given === undefined) {
+      const shared = logLevel === undefined ? this.base : this.withLevel(logLevel);
+      return params === undefined ? { _meta: shared } : { ...params, _meta: shared };
+    }
     const meta: Record<string, unknown> = isObject(given) ? { ...given, ...this.base } : { ...this.base };
     if (logLevel !== undefined) meta[META.logLevel] = logLevel;
     return { ...params, _meta: meta };
+  }
+
+  private withLevel(level: LoggingLevel): Readonly<Record<string, unknown>> {
+    let meta = this.leveled.get(level);
+    if (meta === undefined) {
+      meta = Object.freeze({ ...this.base, [META.logLevel]: level });
+      this.leveled.set(level, meta);
+    }
+    return meta;
   }
 }

@@ -70,12 +70,19 @@ export class ModernCodec {
     signal: AbortSignal | undefined,
     maxTotalTimeout: number | undefined,
   ): Promise<unknown> {
-    const sending = this.send(method, params, options, signal, maxTotalTimeout);
-    if (!this.settings.http || method !== "tools/call") return sending;
-    return sending.catch(async (error: unknown) => {
+    if (!this.settings.http || method !== "tools/call") return this.send(method, params, options, signal, maxTotalTimeout);
+    const started = maxTotalTimeout === undefined ? 0 : Date.now();
+    return this.send(method, params, options, signal, maxTotalTimeout).catch(async (error: unknown) => {
       if (!(error instanceof ClientError && error.kind === "rpc" && error.code === ErrorCode.HeaderMismatch)) throw error;
-      await this.refreshTools(options, signal);
-      return this.send(method, params, options, signal, maxTotalTimeout);
+      // The re-listing and the second try share what is left of the leg's total bound.
+      const left = (): number | undefined => {
+        if (maxTotalTimeout === undefined) return undefined;
+        const ms = maxTotalTimeout - (Date.now() - started);
+        if (ms > 0) return ms;
+        throw new ClientError("timeout", `${method} timed out after ${maxTotalTimeout} ms (maxTotalTimeout)`, { serverId: this.settings.serverId });
+      };
+      await this.refreshTools(options, signal, left);
+      return this.send(method, params, options, signal, left());
     });
   }
 
@@ -126,9 +133,10 @@ export class ModernCodec {
     return method === "tools/call" && typeof params?.name === "string" ? this.toolHeaders.get(params.name) : undefined;
   }
 
-  private async refreshTools(options: CallOptions, signal: AbortSignal | undefined): Promise<void> {
+  /** Lists the tools afresh; each page's request is bounded by what `left()` says remains. */
+  private async refreshTools(options: CallOptions, signal: AbortSignal | undefined, left: () => number | undefined): Promise<void> {
     await allPages("modern", async (cursor) => {
-      const raw = await this.send("tools/list", cursor === undefined ? undefined : { cursor }, { timeout: options.timeout }, signal, undefined);
+      const raw = await this.send("tools/list", cursor === undefined ? undefined : { cursor }, { timeout: options.timeout }, signal, left());
       const page = checkListTools(classifyResult("tools/list", raw).result).result;
       this.acceptTools(page.tools);
       return { items: [], nextCursor: page.nextCursor };

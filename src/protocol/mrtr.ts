@@ -13,6 +13,7 @@ import { expectObject, protocolError } from "../util/assert.js";
 import { ClientError } from "../util/errors.js";
 import { isObject } from "../util/json.js";
 import { classifyResult } from "./result-type.js";
+import { SpanBound } from "./span-bound.js";
 
 export interface InputRequest {
   method: string;
@@ -43,10 +44,6 @@ export type Leg = (params: Record<string, unknown>, signal: AbortSignal | undefi
 
 const FIRST_PAUSE_MS = 50;
 const MAX_PAUSE_MS = 1000;
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
-class TotalTimeout extends Error {}
-
 
 /**
  * Most calls complete at once: the first leg runs on the caller's own signal and total bound,
@@ -75,38 +72,21 @@ export async function continueWithInput(
   started: number,
 ): Promise<Record<string, unknown>> {
   const total = options.maxTotalTimeout;
-  const bounded = total !== undefined && total >= 0 && total <= MAX_TIMER_MS;
   const lifetime = options.lifetime?.();
-  // Nothing can stop this flow but its legs' own timeouts: no controller needed.
-  if (options.signal === undefined && lifetime === undefined && !bounded) return rounds(params, asked, options, leg, answer, undefined);
-  const controller = new AbortController();
-  const stoppers = [options.signal, lifetime].filter((s): s is AbortSignal => s !== undefined);
-  const onAbort = function (this: AbortSignal): void {
-    controller.abort(this.reason);
-  };
-  for (const stopper of stoppers) {
-    if (stopper.aborted) controller.abort(stopper.reason);
-    stopper.addEventListener("abort", onAbort, { once: true });
-  }
-  const timer = bounded
-    ? setTimeout(() => controller.abort(new TotalTimeout(`maxTotalTimeout of ${total} ms`)), Math.max(0, started + total - Date.now()))
-    : undefined;
+  const span = new SpanBound([options.signal, lifetime], total === undefined ? undefined : Math.max(0, started + total - Date.now()), () => new Error(`maxTotalTimeout of ${total} ms`));
   try {
-    return await rounds(params, asked, options, leg, answer, controller.signal);
+    return await rounds(params, asked, options, leg, answer, span.signal);
   } catch (error) {
-    const reason: unknown = controller.signal.reason;
-    if (reason instanceof TotalTimeout) {
-      throw new ClientError("timeout", `${options.method} timed out after ${total} ms (maxTotalTimeout)`, { cause: error });
-    }
+    if (span.timedOut) throw new ClientError("timeout", `${options.method} timed out after ${total} ms (maxTotalTimeout)`, { cause: error });
+    const reason: unknown = span.signal.reason;
     // The connection ended under the flow: its own error (closed, or what broke it).
     if (lifetime?.aborted === true && reason === lifetime.reason && reason instanceof ClientError) throw reason;
-    if (controller.signal.aborted && !(error instanceof ClientError && error.kind === "cancelled")) {
+    if (span.signal.aborted && !(error instanceof ClientError && error.kind === "cancelled")) {
       throw new ClientError("cancelled", `${options.method} was cancelled`, { cause: reason });
     }
     throw error;
   } finally {
-    clearTimeout(timer);
-    for (const stopper of stoppers) stopper.removeEventListener("abort", onAbort);
+    span.dispose();
   }
 }
 

@@ -32,8 +32,8 @@ import {
   type ProtocolVersion,
 } from "./versions.js";
 
+/** What negotiation settled; the era follows from the version. */
 export interface Negotiated {
-  era: Era;
   protocolVersion: ProtocolVersion;
   serverCapabilities: ServerCapabilities;
   serverInfo: Implementation;
@@ -70,8 +70,10 @@ export async function negotiate(settings: NegotiationSettings): Promise<Negotiat
     try {
       return await handshake(settings, LEGACY_VERSIONS[0], LEGACY_VERSIONS);
     } catch (error) {
-      // The server changed since last time: it speaks only the modern era now. Probe it afresh.
-      if (!(error instanceof ClientError && isUnsupportedVersion(error.cause))) throw error;
+      // The verdict of an earlier connect is only a shortcut: the server may speak the modern era
+      // alone now, and refuse `initialize` however it likes (-32022, -32601, HTTP 4xx). Unless
+      // connecting itself ended, probe it afresh.
+      if (settings.signal?.aborted === true || settings.peer.isClosed) throw error;
     }
   }
   const probe = await discover(settings, MODERN_VERSIONS, [...MODERN_VERSIONS, ...LEGACY_VERSIONS]);
@@ -109,7 +111,7 @@ async function discover(settings: NegotiationSettings, offered: readonly ModernV
       candidates = discovered.supportedVersions;
       continue;
     }
-    return { kind: "modern", negotiated: { era: "modern", protocolVersion: chosen, ...discovered } };
+    return { kind: "modern", negotiated: { protocolVersion: chosen, ...discovered } };
   }
 }
 
@@ -178,7 +180,7 @@ function judgeProbeFailure(error: unknown, transport: "stdio" | "http"): ProbeFa
 async function handshake(settings: NegotiationSettings, offered: LegacyVersion, accepted: readonly LegacyVersion[]): Promise<Negotiated> {
   useSessions(settings, true);
   try {
-    const legacy = await initialize(settings.peer, {
+    return await initialize(settings.peer, {
       offered,
       accepted,
       // DESIGN: the capabilities of `initialize` follow the offered version.
@@ -187,7 +189,6 @@ async function handshake(settings: NegotiationSettings, offered: LegacyVersion, 
       timeout: settings.connectTimeout,
       signal: settings.signal,
     });
-    return { era: "legacy", ...legacy };
   } catch (error) {
     if (isUnsupportedVersion(error)) {
       throw versionMismatch(`the server refused initialize with ${offered}`, supportedIn((error as ClientError).data), accepted, error);
@@ -196,7 +197,10 @@ async function handshake(settings: NegotiationSettings, offered: LegacyVersion, 
   }
 }
 
-/** Which legacy version the server speaks, asked with `initialize`, only to name it in an error. */
+/**
+ * Which legacy version the server speaks, asked with `initialize`, only to name it in an error.
+ * The connection ends right after and never begins normal operation, so no `initialized` follows.
+ */
 async function legacyVersionOf(settings: NegotiationSettings): Promise<string[] | undefined> {
   try {
     const legacy = await handshake(settings, LEGACY_VERSIONS[0], LEGACY_VERSIONS);

@@ -5,9 +5,7 @@
  */
 import { protocolError } from "../util/assert.js";
 import { isObject } from "../util/json.js";
-
-/** Requests whose result may be `input_required` (MRTR). */
-export const INPUT_METHODS: ReadonlySet<string> = new Set(["tools/call", "resources/read", "prompts/get"]);
+import { CALL_METHODS } from "./methods.js";
 
 export type Classified = { kind: "complete"; result: Record<string, unknown> } | { kind: "input_required"; result: Record<string, unknown> };
 
@@ -16,7 +14,7 @@ export function classifyResult(method: string, raw: unknown): Classified {
   const type = raw.resultType;
   if (type === undefined || type === "complete") return { kind: "complete", result: raw };
   if (type === "input_required") {
-    if (!INPUT_METHODS.has(method)) throw protocolError(`the server asked for input in reply to ${method}, which may not`, raw);
+    if (!CALL_METHODS.has(method)) throw protocolError(`the server asked for input in reply to ${method}, which may not`, raw);
     return { kind: "input_required", result: raw };
   }
   throw protocolError(`the result of ${method} has a resultType this client does not know: ${JSON.stringify(type)}`, raw);

@@ -9,6 +9,7 @@
  */
 import { ClientError } from "../util/errors.js";
 import { isObject } from "../util/json.js";
+import { fitsTimer } from "../rpc/deadline.js";
 import type { RpcPeer } from "../rpc/peer.js";
 import { META } from "./meta.js";
 import type { ModernCodec } from "./modern.js";
@@ -39,7 +40,6 @@ export class Subscriptions {
   constructor(
     private readonly peer: RpcPeer,
     private readonly codec: ModernCodec,
-    private readonly stdio: boolean,
   ) {}
 
   /** Opens a subscription; resolves once the server acknowledged it. */
@@ -59,14 +59,13 @@ export class Subscriptions {
       };
       const close = (error?: ClientError): void => {
         if (!this.live.has(id)) return;
-        if (this.stdio) this.peer.notify("notifications/cancelled", { requestId: id, reason: "the client closed the subscription" });
+        // Over stdio a request is cancelled by notification; over HTTP abandoning it closes its stream.
+        if (this.peer.options.cancelWithNotification) this.peer.notify("notifications/cancelled", { requestId: id, reason: "the client closed the subscription" });
         finish(error);
       };
-      // A delay beyond Node's timer range would fire at once: no bound then.
-      const timer =
-        ackTimeout <= 2 ** 31 - 1
-          ? setTimeout(() => close(new ClientError("timeout", `subscriptions/listen was not acknowledged within ${ackTimeout} ms`)), ackTimeout)
-          : undefined;
+      const timer = fitsTimer(ackTimeout)
+        ? setTimeout(() => close(new ClientError("timeout", `subscriptions/listen was not acknowledged within ${ackTimeout} ms`)), ackTimeout)
+        : undefined;
       const request = this.codec.leg(
         "subscriptions/listen",
         { notifications: filter },

@@ -20,7 +20,8 @@ export interface DeadlineOwner {
 /** Delays beyond this overflow Node's timer (it fires at once): treat them as "no deadline". */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-function usable(ms: number | undefined): ms is number {
+/** Whether `ms` is a delay a Node timer keeps; anything else (Infinity, too long) is no bound at all. */
+export function fitsTimer(ms: number | undefined): ms is number {
   return ms !== undefined && Number.isFinite(ms) && ms >= 0 && ms <= MAX_TIMER_MS;
 }
 
@@ -93,12 +94,11 @@ export class Deadline {
     private readonly owner: DeadlineOwner,
   ) {
     const now = Date.now();
-    this.totalAt = usable(maxTotal) ? now + maxTotal : Infinity;
-    if (usable(timeout)) this.clockAt = now + timeout;
+    this.totalAt = fitsTimer(maxTotal) ? now + maxTotal : Infinity;
+    if (fitsTimer(timeout)) this.clockAt = now + timeout;
     this.dueAt = Math.min(this.clockAt, this.totalAt);
     if (this.dueAt !== Infinity) queue.watch(this);
   }
-
 
   /** Stops the per-request clock; nests. The total bound keeps running. */
   pause(): void {
@@ -112,13 +112,13 @@ export class Deadline {
   resume(): void {
     if (this.pauses === 0) return;
     this.pauses -= 1;
-    if (this.done || this.pauses > 0 || !usable(this.timeout)) return;
+    if (this.done || this.pauses > 0 || !fitsTimer(this.timeout)) return;
     this.moveClock(Date.now() + this.left);
   }
 
   /** Progress arrived: the per-request clock starts over (or will, when resumed). */
   restart(): void {
-    if (this.done || !usable(this.timeout)) return;
+    if (this.done || !fitsTimer(this.timeout)) return;
     if (this.pauses > 0) this.left = this.timeout;
     else this.moveClock(Date.now() + this.timeout);
   }

@@ -123,7 +123,6 @@ export class HttpAgents {
   }
 }
 
-
 function nodeSend(request: ExchangeRequest, module: HttpModule, agent: http.Agent): Promise<ExchangeResponse> {
   return new Promise((resolve, reject) => {
     const headers: http.OutgoingHttpHeaders = request.extra === undefined ? { ...request.headers } : { ...request.headers, ...request.extra };

@@ -56,12 +56,10 @@ export class HttpSession {
     this.built = undefined;
   }
 
-  /** The headers of a request of this kind, plus `extra` (lower-case names) when given. */
-  headers(kind: RequestKind, extra?: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  /** The headers of a request of this kind (shared: never modified). */
+  headers(kind: RequestKind): Readonly<Record<string, string>> {
     this.built ??= this.build();
-    const base = this.built[kind];
-    if (extra === undefined) return base;
-    return { ...base, ...extra };
+    return this.built[kind];
   }
 
   private build(): Record<RequestKind, Record<string, string>> {

@@ -9,7 +9,7 @@
  * DELETEs the session on close; modern has none of that, and abandoning a request (closing its
  * stream) is how it is cancelled.
  */
-import { ClientError, InvalidArgumentError } from "../util/errors.js";
+import { ClientError, InvalidArgumentError, messageOf } from "../util/errors.js";
 import { isObject } from "../util/json.js";
 import type { Logger } from "../util/logger.js";
 import { BodyTooLargeError, failureOf, mediaType, readBody } from "./http-body.js";
@@ -275,13 +275,11 @@ export class HttpTransport implements Transport {
       const response = await this.exchange.send({
         method: "GET",
         url: this.url,
-        headers: this.session.headers("get", { "last-event-id": cursor.lastEventId ?? "" }),
+        headers: this.session.headers("get"),
+        extra: { "last-event-id": cursor.lastEventId ?? "" },
         ticket,
       });
-      if (response.status !== 200 || mediaType(response) !== "text/event-stream") {
-        const failure = await failureOf(response, this.url);
-        return failure;
-      }
+      if (response.status !== 200 || mediaType(response) !== "text/event-stream") return await failureOf(response, this.url);
       return await this.consumeStream(response, cursor, deliver);
     } catch (error) {
       return error;
@@ -312,8 +310,13 @@ export class HttpTransport implements Transport {
       };
       try {
         const sentSession = this.session.id;
-        const headers = this.session.headers("get", cursor.lastEventId === undefined ? undefined : { "last-event-id": cursor.lastEventId });
-        const response = await this.exchange.send({ method: "GET", url: this.url, headers, ticket: stream });
+        const response = await this.exchange.send({
+          method: "GET",
+          url: this.url,
+          headers: this.session.headers("get"),
+          extra: cursor.lastEventId === undefined ? undefined : { "last-event-id": cursor.lastEventId },
+          ticket: stream,
+        });
         if (response.status === 405) {
           response.discard();
           this.options.logger.debug("the server offers no standalone event stream (405)");
@@ -401,17 +404,12 @@ export class HttpTransport implements Transport {
     if (error instanceof ClientError) return error;
     if (error instanceof BodyTooLargeError) return new ClientError("transport", error.message, { cause: error });
     if (!this.open) return new ClientError("closed", "the connection was closed", { cause: error });
-    const message = error instanceof Error ? error.message : String(error);
-    return new ClientError("transport", `HTTP request to ${this.url.href} failed: ${message}`, { cause: error });
+    return new ClientError("transport", `HTTP request to ${this.url.href} failed: ${messageOf(error)}`, { cause: error });
   }
 }
 
 function isRequestId(id: unknown): id is RequestId {
   return typeof id === "string" || typeof id === "number";
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function excerpt(text: string): string {

@@ -8,7 +8,7 @@
  * survives it.
  */
 import type { ChildProcess } from "node:child_process";
-import { ClientError, InvalidArgumentError } from "../util/errors.js";
+import { ClientError, InvalidArgumentError, messageOf } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
 import { LineFramer, LineTooLongError } from "./line-framer.js";
 import {
@@ -76,6 +76,8 @@ export class StdioTransport implements Transport {
   private readonly tail: StderrTail;
   private exited: Promise<void> = Promise.resolve();
   private closing: Promise<void> | undefined;
+  /** Settles when `start()` has finished, either way (close waits for it to end what it began). */
+  private started: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly target: StdioTarget,
@@ -104,9 +106,6 @@ export class StdioTransport implements Transport {
     );
     return starting;
   }
-
-  /** Settles when `start()` has finished, either way (close waits for it to end what it began). */
-  private started: Promise<void> = Promise.resolve();
 
   private async spawnServer(): Promise<void> {
     // Loaded on first use: a host that speaks only HTTP never pays for it at import.
@@ -268,6 +267,3 @@ export class StdioTransport implements Transport {
   }
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -20,11 +20,6 @@ export function expectArray(value: unknown, path: string, raw: unknown): unknown
   return value;
 }
 
-export function expectString(value: unknown, path: string, raw: unknown): string {
-  if (typeof value !== "string") throw protocolError(`${path} must be a string`, raw);
-  return value;
-}
-
 /** `field(result, "tools")` → `result "tools"`; `index(path, 3)` → `…[3]`. */
 export function field(path: string, name: string): string {
   return `${path} "${name}"`;

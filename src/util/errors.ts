@@ -110,3 +110,8 @@ export const ErrorCode = {
 export class InvalidArgumentError extends TypeError {
   readonly code = "ERR_CONDUIT_INVALID_ARGUMENT";
 }
+
+/** The message of whatever was thrown, for text that names a cause. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

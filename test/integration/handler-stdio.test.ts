@@ -437,6 +437,19 @@ describe("elicitation checks", () => {
     expect(answer.error).toMatchObject({ code: -32602 });
   });
 
+  it("a Handler of URL elicitation only declares no elicitation in 2025-06-18, and refuses a form there -32601", async () => {
+    let calls = 0;
+    const urlOnly: Handler = { elicitationModes: ["url"], handleElicitation: () => (calls++, { action: "accept" }) };
+    const pinned = await setup(urlOnly, {}, { protocolVersion: "2025-06-18" });
+    const init = pinned.raw.messages.find((m) => (m as { method?: string }).method === "initialize") as { params: { capabilities: unknown } };
+    expect(init.params.capabilities).toEqual({});
+    expect((await ask(pinned.raw, "elicitation/create", formParams())).error).toMatchObject({ code: -32601 });
+    // Offered 2025-11-25 (declaring url), answered 2025-06-18: a form still reaches no callback.
+    const downgraded = await setup(urlOnly, {}, {}, { protocolVersion: "2025-06-18" });
+    expect((await ask(downgraded.raw, "elicitation/create", formParams())).error).toMatchObject({ code: -32601 });
+    expect(calls).toBe(0);
+  });
+
   it("a decline is a result, and carries no content", async () => {
     const { raw } = await setup({ handleElicitation: () => ({ action: "decline", content: { name: "leak" } }) as never });
     expect((await ask(raw, "elicitation/create", formParams())).result).toEqual({ action: "decline" });

@@ -289,7 +289,10 @@ describe.each(BACKENDS)("modern Streamable HTTP over %s", (backend) => {
     });
 
     // A remembered verdict is a guess: when it fails (the server is modern-only now), probe again.
-    it("re-probes when the remembered legacy verdict fails: initialize refused with -32022 leads to server/discover", async () => {
+    it.each([
+      { status: 400, code: -32022, message: "Unsupported protocol version" },
+      { status: 404, code: -32601, message: "Method not found" },
+    ])("re-probes when the remembered legacy verdict fails: initialize refused with HTTP $status ($code) leads to server/discover", async ({ status, code, message }) => {
       const srv = await startLegacy();
       let modern = false;
       srv.route(
@@ -299,7 +302,7 @@ describe.each(BACKENDS)("modern Streamable HTTP over %s", (backend) => {
       );
       srv.route((req, res) => {
         if (!modern || rpcMethod(req) !== "initialize") return NEXT;
-        sendJson(res, 400, rpcError(req, -32022, "Unsupported protocol version", { supported: [MODERN], requested: "2025-11-25" }));
+        sendJson(res, status, rpcError(req, code, message, { supported: [MODERN], requested: "2025-11-25" }));
         return undefined;
       });
       const { client } = await connect(srv, { id: "first" });
@@ -315,6 +318,22 @@ describe.each(BACKENDS)("modern Streamable HTTP over %s", (backend) => {
       const later = srv.requests.slice(before).filter((r) => r.method === "POST");
       expect(later.map((r) => rpcMethod(r))).toEqual(["initialize", "server/discover", "tools/list"]);
       for (const r of later.slice(1)) expectModernRequest(r);
+    });
+
+    it("forgets the verdict when a connect fails: the next one probes again", async () => {
+      const srv = await startLegacy();
+      srv.route(onMethod("server/discover", (_req, res) => sendStatus(res, 404)));
+      const { client } = await connect(srv, { id: "first" });
+      await srv.nextRequest("notifications/initialized");
+      const hold = srv.route((req) => (rpcMethod(req) === "initialize" ? new Promise<never>(() => {}) : NEXT));
+      const failed = await failure(client.connect("second", target(srv), { connectTimeout: 300 }));
+      expect(failed.kind).toBe("timeout");
+      hold();
+      const before = srv.requests.length;
+      const third = await client.connect("third", target(srv), { connectTimeout: 10_000 });
+      expect(third.era).toBe("legacy");
+      const later = srv.requests.slice(before).filter((r) => r.method === "POST");
+      expect(later.map((r) => rpcMethod(r)).slice(0, 2)).toEqual(["server/discover", "initialize"]);
     });
 
     it("pinned to 2026-07-28, speaks modern with a modern server", async () => {
@@ -611,6 +630,22 @@ describe.each(BACKENDS)("modern Streamable HTTP over %s", (backend) => {
       expect(err.kind).toBe("rpc");
       expect(err.code).toBe(-32020);
       expect(srv.requests.slice(1).map((r) => rpcMethod(r))).toEqual(["tools/list", "tools/call", "tools/list", "tools/call"]);
+    });
+    it("keeps the call's maxTotalTimeout across the re-listing and the retry", async () => {
+      const srv = await startModern();
+      let listings = 0;
+      srv.handle("tools/list", () => {
+        listings += 1;
+        // The re-listing never comes: only the total bound can end the call.
+        return listings === 1 ? complete({ tools: [DEPLOY] }) : undefined;
+      });
+      srv.route(onMethod("tools/call", (req, res) => sendJson(res, 400, rpcError(req, -32020, "Header mismatch"))));
+      const { s } = await connect(srv);
+      await s.listTools();
+      const err = await failure(s.callTool("deploy", { region: "us-west1" }, { maxTotalTimeout: 300 }));
+      expect(err.kind).toBe("timeout");
+      expect(err.message).toContain("maxTotalTimeout");
+      expect(srv.requests.slice(1).map((r) => rpcMethod(r))).toEqual(["tools/list", "tools/call", "tools/list"]);
     });
   });
 

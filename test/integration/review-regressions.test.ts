@@ -145,5 +145,7 @@ describe("options that would switch a bound off", () => {
       await expect(server.callTool("t", {}, { timeout })).rejects.toThrow(TypeError);
     }
     await expect(server.callTool("t", {}, { maxTotalTimeout: Number.NaN })).rejects.toThrow(TypeError);
+    await expect(server.listen({ toolsListChanged: true }, { ackTimeout: Number.NaN })).rejects.toThrow("ackTimeout must be a positive number, got NaN");
+    await expect(server.listen({ toolsListChanged: true }, { ackTimeout: -1 })).rejects.toThrow(TypeError);
   });
 });

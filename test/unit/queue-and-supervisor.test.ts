@@ -1,6 +1,8 @@
 // The input pipeline's bounds: the notification queue (src/input/notification-queue.ts), the
 // supervised callback (src/input/supervisor.ts), the input budget (src/input/budget.ts) and
 // the log gate (src/input/logs.ts). Time is a fake clock wherever it matters.
+import v8 from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { NotificationQueue } from "../../src/input/notification-queue.js";
 import { HandlerTimeoutError, supervise, type Supervised } from "../../src/input/supervisor.js";
@@ -36,6 +38,23 @@ describe("NotificationQueue", () => {
     for (let i = 1; i <= 5; i++) queue.push(() => ran.push(i));
     await queue.idle();
     expect(ran).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("lets go of a job, and what it holds, once the job has run", async () => {
+    v8.setFlagsFromString("--expose-gc");
+    const collect = runInNewContext("gc") as () => void;
+    const queue = new NotificationQueue(10, capturingLogger());
+    const refs: WeakRef<object>[] = [];
+    for (let i = 0; i < 3; i++) {
+      const params = { data: "x".repeat(1000) };
+      refs.push(new WeakRef(params));
+      queue.push(() => params.data.length);
+    }
+    await queue.idle();
+    // WeakRef targets live to the end of the current turn: collect on a later one.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    collect();
+    expect(refs.map((ref) => ref.deref())).toEqual([undefined, undefined, undefined]);
   });
 
   it("never starts a job synchronously inside push()", async () => {
