@@ -2,23 +2,26 @@
  * The Client: one Handler, many servers, each under an id the operator chose. It owns the
  * registry of server handles, the input pipeline every server's requests go through, and the
  * one queue in which notification hooks run.
+ *
+ * A server's id is taken when `connect` starts and freed when its connection has ended: after
+ * a failed connect, or once `close()`/`destroy()` resolved. `close()` of the client ends every
+ * server gracefully and accepts no new one; `destroy()` ends them at once.
  */
 import type { NotificationContext } from "./input/handler.js";
-import { LogGate } from "./input/logs.js";
-import { NotificationQueue } from "./input/notification-queue.js";
+import { NotificationQueue, type LogGate } from "./input/notifications.js";
 import { InputPipeline } from "./input/pipeline.js";
 import { supervise } from "./input/supervisor.js";
 import type { InputFeatures } from "./protocol/capabilities.js";
 import { Connection } from "./protocol/connection.js";
 import { ServerBinding, type ClientSide } from "./server-binding.js";
 import type { Implementation } from "./protocol/types/index.js";
-import type { Era } from "./protocol/versions.js";
-import { CONNECT_DEFAULTS, resolveClientOptions, type ClientOptions, type ConnectOptions, type ResolvedClientOptions } from "./options.js";
+import { checkPin, type Era } from "./protocol/versions.js";
+import { CONNECT_DEFAULTS, checkConnectOptions, resolveClientOptions, type ClientOptions, type ConnectOptions, type ResolvedClientOptions } from "./options.js";
 import { ServerHandle } from "./server.js";
 import { createTransport, targetKey, type ServerTarget } from "./targets.js";
 import { HttpAgents } from "./transport/http-exchange.js";
 import { DeadlineQueue } from "./rpc/deadline.js";
-import { ClientError, InvalidArgumentError } from "./util/errors.js";
+import { ClientError, InvalidArgumentError, atBoundary } from "./util/errors.js";
 
 export interface ServerNotification {
   serverId: string;
@@ -42,6 +45,8 @@ export class Client {
   /** Keep-alive agents shared by this client's HTTP connections. */
   private readonly agents = new HttpAgents();
   private closing: Promise<void> | undefined;
+  /** Connections whose connect failed and whose graceful end outlasted it: closing waits for them. */
+  private readonly unfinished = new Set<Connection>();
   /** The client as its connections see it; made once, shared by all. */
   private readonly side: ClientSide;
 
@@ -55,6 +60,7 @@ export class Client {
       sampling: this.options.sampling,
       handlerTimeout: this.options.handlerTimeout,
       logger: this.options.logger,
+      deadlines: this.deadlines,
     });
     this.queue = new NotificationQueue(this.options.maxQueuedNotifications, this.options.logger);
     this.side = {
@@ -66,7 +72,6 @@ export class Client {
       maxServerRequests: this.options.maxServerRequests,
       deliver: (method, params, ctx) => this.deliver(method, params, ctx),
       deliverLog: (gate, params, ctx) => this.deliverLog(gate, params, ctx),
-      forget: (serverId, handle) => this.forget(serverId, handle),
     };
   }
 
@@ -84,14 +89,16 @@ export class Client {
 
   /**
    * Starts (stdio) or reaches (HTTP) a server, negotiates, and registers it under `serverId`.
-   * An id in use is refused; on failure nothing stays registered or running.
+   * An id in use is refused; on failure nothing stays registered or running, within
+   * `connectTimeout` in all.
    */
   async connect(serverId: string, target: ServerTarget, options: ConnectOptions = {}): Promise<ServerHandle> {
     if (typeof serverId !== "string" || serverId === "") throw new InvalidArgumentError("serverId must be a non-empty string");
+    checkConnectOptions(options);
+    const pin = checkPin(options.protocolVersion);
     if (this.closing !== undefined) throw new ClientError("closed", "the client is closed", { serverId });
-    if (this.registry.has(serverId)) {
-      throw new ClientError("usage", `a server with id "${serverId}" is already connected`, { serverId });
-    }
+    if (this.registry.has(serverId)) throw new ClientError("usage", `a server with id "${serverId}" is already connected`, { serverId });
+    if (options.signal?.aborted === true) throw new ClientError("cancelled", "connecting was cancelled before it began", { serverId, cause: options.signal.reason });
     const transport = createTransport(target, options, this.options.logger, this.agents);
     const key = targetKey(target);
     const binding = new ServerBinding(this.side, serverId, originOption(options) ?? transport.origin);
@@ -102,7 +109,7 @@ export class Client {
         logger: this.options.logger,
         clientInfo: this.clientInfo,
         features: this.features,
-        protocolVersion: options.protocolVersion,
+        protocolVersion: pin,
         remembered: this.eras.get(key),
         probeTimeout: options.probeTimeout ?? CONNECT_DEFAULTS.probeTimeout,
         connectTimeout: options.connectTimeout ?? CONNECT_DEFAULTS.connectTimeout,
@@ -114,21 +121,21 @@ export class Client {
       },
       binding,
     );
-    const handle = new ServerHandle(serverId, connection, this.options.logger, binding);
-    binding.connection = connection;
-    binding.handle = handle;
+    const handle: ServerHandle = new ServerHandle(serverId, connection, this.options.logger, binding, () => this.forget(serverId, handle));
     this.registry.set(serverId, handle);
     try {
       await connection.open();
     } catch (error) {
       this.forget(serverId, handle);
-      handle.markClosed(undefined);
+      if (connection.unfinished) {
+        this.unfinished.add(connection);
+        void connection.ended.then(() => this.unfinished.delete(connection));
+      }
       // Whatever was learnt of the target before may be why this failed: the next connect probes.
       this.eras.delete(key);
-      throw error instanceof ClientError ? error.withServer(serverId) : error;
+      throw atBoundary(error, serverId);
     }
-    if (options.protocolVersion === undefined) this.eras.set(key, connection.era);
-    handle.markReady();
+    if (pin === undefined) this.eras.set(key, connection.era);
     return handle;
   }
 
@@ -163,10 +170,26 @@ export class Client {
     return this.queue.idle();
   }
 
-  /** Closes every server. Idempotent; the client accepts no new connection afterwards. */
+  /**
+   * Closes every server gracefully, those still connecting and closing included; the client
+   * accepts no new connection afterwards. Every call resolves once all of them have ended.
+   */
   close(): Promise<void> {
-    this.closing ??= Promise.all([...this.registry.values()].map((handle) => handle.close())).then(() => this.agents.destroy());
+    this.closing ??= this.endAll((handle) => handle.close(), false);
     return this.closing;
+  }
+
+  /** Ends every server at once (also a `close()` under way); pending calls fail with `reason` or `"closed"`. */
+  destroy(reason?: unknown): Promise<void> {
+    const destroyed = this.endAll((handle) => handle.destroy(reason), true);
+    this.closing ??= destroyed;
+    return destroyed.then(() => this.closing);
+  }
+
+  private async endAll(end: (handle: ServerHandle) => Promise<void>, immediate: boolean): Promise<void> {
+    const stragglers = [...this.unfinished].map((connection) => (immediate ? connection.destroy() : connection.close()));
+    await Promise.all([...[...this.registry.values()].map(end), ...stragglers]);
+    this.agents.destroy();
   }
 
   // ---- wiring ----------------------------------------------------------------------------------
@@ -199,7 +222,7 @@ export class Client {
    * stall every later notification.
    */
   private async guard(hook: () => unknown): Promise<void> {
-    const outcome = await supervise(() => hook(), this.options.handlerTimeout.default, undefined);
+    const outcome = await supervise(() => hook(), this.options.handlerTimeout.default, undefined, this.deadlines);
     if (outcome.status === "threw") this.options.logger.warn("a notification hook threw; skipped", { error: outcome.error });
     if (outcome.status === "timeout") this.options.logger.warn(`a notification hook did not finish within ${outcome.ms} ms; moved on`);
   }

@@ -6,8 +6,9 @@ import { INPUT_DEFAULTS, type HandlerTimeouts, type InputOptions, type SamplingO
 import type { Handler } from "./input/handler.js";
 import type { LoggingLevel } from "./protocol/types/index.js";
 import type { ProtocolVersion } from "./protocol/versions.js";
-import { nonNegativeInteger, positiveInteger, positiveNumber } from "./util/arguments.js";
+import { knownKeys, nonNegativeInteger, nonNegativeNumber, optional, positiveInteger, positiveNumber } from "./util/arguments.js";
 import { InvalidArgumentError } from "./util/errors.js";
+import { guardLogger } from "./util/host-call.js";
 import { stderrLogger, type Logger } from "./util/logger.js";
 import type { RateLimit } from "./util/token-bucket.js";
 
@@ -43,7 +44,10 @@ export interface ConnectOptions {
   elicitation?: { origin?: string | undefined } | undefined;
   /** Largest message accepted from the server (bytes, default 64 MiB). */
   maxMessageBytes?: number | undefined;
-  /** stdio: how long to wait after ending stdin, and after SIGTERM (ms, default 2 000). */
+  /**
+   * stdio: how long to wait after ending stdin, and after SIGTERM (ms, default 2 000).
+   * `Infinity` never escalates on a timer: the server's own exit ends the close.
+   */
   closeGracePeriod?: number | undefined;
   /** stdio: receives what the server writes to stderr. */
   onStderr?: ((text: string) => void) | undefined;
@@ -69,8 +73,32 @@ export const CONNECT_DEFAULTS = {
   stderrTailBytes: 8 * 1024,
 } as const;
 
+const CLIENT_KEYS: ReadonlySet<string> = new Set([
+  "name", "version", "title", "handler", "assigns", "logger", "requestTimeout", "maxServerRequests", "handlerTimeout",
+  "inputRateLimit", "logRateLimit", "sampling", "maxInputRounds", "maxQueuedNotifications",
+]);
+const TIMEOUT_KEYS: ReadonlySet<string> = new Set(["default", "elicitation"]);
+const RATE_KEYS: ReadonlySet<string> = new Set(["perSecond", "burst"]);
+const SAMPLING_KEYS: ReadonlySet<string> = new Set(["maxTokens", "context", "allowIdle", "maxToolIterations", "rejectionCode"]);
+const CONNECT_KEYS: ReadonlySet<string> = new Set([
+  "protocolVersion", "probeTimeout", "connectTimeout", "signal", "elicitation", "maxMessageBytes", "closeGracePeriod", "onStderr", "logLevel",
+]);
+const ELICITATION_KEYS: ReadonlySet<string> = new Set(["origin"]);
+
+/** Checks an option object's keys; `value` may be absent. */
+function keys(what: string, value: unknown, known: ReadonlySet<string>): void {
+  if (value === undefined) return;
+  if (typeof value !== "object" || value === null) throw new InvalidArgumentError(`${what} must be an object`);
+  knownKeys(what, value, known);
+}
+
 export function resolveClientOptions(options: ClientOptions): ResolvedClientOptions {
   if (typeof options !== "object" || options === null) throw new InvalidArgumentError("Client options must be an object");
+  keys("Client options", options, CLIENT_KEYS);
+  keys("Client option `handlerTimeout`", options.handlerTimeout, TIMEOUT_KEYS);
+  keys("Client option `inputRateLimit`", options.inputRateLimit, RATE_KEYS);
+  keys("Client option `logRateLimit`", options.logRateLimit, RATE_KEYS);
+  keys("Client option `sampling`", options.sampling, SAMPLING_KEYS);
   if (typeof options.name !== "string" || options.name === "") throw new InvalidArgumentError("Client option `name` must be a non-empty string");
   if (typeof options.version !== "string") throw new InvalidArgumentError("Client option `version` must be a string");
   const d = INPUT_DEFAULTS;
@@ -80,7 +108,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     title: options.title,
     handler: options.handler,
     assigns: options.assigns,
-    logger: options.logger ?? stderrLogger,
+    logger: options.logger === undefined ? stderrLogger : guardLogger(options.logger),
     requestTimeout: positiveNumber(option("requestTimeout"), options.requestTimeout ?? 60_000),
     maxServerRequests: positiveInteger(option("maxServerRequests"), options.maxServerRequests ?? d.maxServerRequests),
     handlerTimeout: {
@@ -108,4 +136,14 @@ function sampling(options: SamplingOptions): SamplingOptions {
   nonNegativeInteger(option("sampling.maxToolIterations"), options.maxToolIterations);
   if (!Number.isInteger(options.rejectionCode)) throw new InvalidArgumentError("Client option `sampling.rejectionCode` must be an integer");
   return options;
+}
+
+/** Checks what `connect` is given besides the target (the pin is checked apart: its error is `"usage"`). */
+export function checkConnectOptions(options: ConnectOptions): void {
+  keys("connect options", options, CONNECT_KEYS);
+  keys("connect option `elicitation`", options.elicitation, ELICITATION_KEYS);
+  for (const name of ["probeTimeout", "connectTimeout", "maxMessageBytes"] as const) optional(positiveNumber, `connect option \`${name}\``, options[name]);
+  optional(nonNegativeNumber, "connect option `closeGracePeriod`", options.closeGracePeriod);
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new InvalidArgumentError("connect option `signal` must be an AbortSignal");
+  if (options.onStderr !== undefined && typeof options.onStderr !== "function") throw new InvalidArgumentError("connect option `onStderr` must be a function");
 }

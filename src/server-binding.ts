@@ -1,22 +1,20 @@
 /**
  * What binds one connection to its client: the hooks the connection calls, with that server's
  * own input budget and log rate. One object with methods per connection, rather than a set of
- * closures, since a host may hold hundreds of idle connections.
+ * closures, since a host may hold hundreds of idle connections. What it needs to know of the
+ * connection (its era, version, calls in flight) comes with each call.
  */
 import { InputBudget } from "./input/budget.js";
 import type { NotificationContext } from "./input/handler.js";
 import { answerInputRequests } from "./input/input-requests.js";
-import { LogGate } from "./input/logs.js";
+import { LogGate } from "./input/notifications.js";
 import type { InputPipeline, InputSource } from "./input/pipeline.js";
 import { dispatchServerRequest } from "./input/server-requests.js";
-import type { Connection, ConnectionHooks } from "./protocol/connection.js";
+import type { ConnectionFacts, ConnectionHooks } from "./protocol/era-codec.js";
 import type { InputRequest } from "./protocol/mrtr.js";
-import type { Era } from "./protocol/versions.js";
 import type { InboundRequest } from "./rpc/inbound-request.js";
-import type { RequestId } from "./transport/transport.js";
-import type { PendingCall } from "./rpc/pending-call.js";
-import type { ServerHandle } from "./server.js";
-import type { ClientError } from "./util/errors.js";
+import type { RelatedCall } from "./rpc/pending-call.js";
+import type { RequestId } from "./util/json.js";
 import type { RateLimit } from "./util/token-bucket.js";
 
 /** The client's side, made once per client. */
@@ -29,14 +27,19 @@ export interface ClientSide {
   readonly maxServerRequests: number;
   deliver(method: string, params: Record<string, unknown>, ctx: NotificationContext): void;
   deliverLog(gate: LogGate, params: Record<string, unknown>, ctx: NotificationContext): void;
-  forget(serverId: string, handle: ServerHandle): void;
 }
 
-export class ServerBinding implements ConnectionHooks {
+/** What a server handle reports of its binding in `stats()`. */
+export interface InputCounters {
+  readonly logsDropped: number;
+  readonly inputsOverBudget: number;
+  readonly busyRefusals: number;
+  readonly handlerOverruns: number;
+}
+
+export class ServerBinding implements ConnectionHooks, InputCounters {
   readonly budget: InputBudget;
   readonly logs: LogGate;
-  connection: Connection | undefined;
-  handle: ServerHandle | undefined;
   /** Made with the first notification (nothing in it changes once negotiated), frozen as hooks share it. */
   private notificationContext: NotificationContext | undefined;
 
@@ -58,23 +61,30 @@ export class ServerBinding implements ConnectionHooks {
     return this.budget.refused;
   }
 
-  serverRequest(request: InboundRequest, related: PendingCall | undefined): void {
-    const connection = this.connection!;
-    const source = this.source(connection.era, connection.peer.callsInFlight, related?.assigns, related?.id ?? null, request.signal);
+  get busyRefusals(): number {
+    return this.budget.busyRefusals;
+  }
+
+  get handlerOverruns(): number {
+    return this.budget.overruns;
+  }
+
+  serverRequest(request: InboundRequest, related: RelatedCall | undefined, from: ConnectionFacts): void {
+    const source = this.source(from, from.callsInFlight, related?.assigns, related?.id ?? null, request.signal);
     dispatchServerRequest(this.client.pipeline, request, source, related);
   }
 
-  answerInputs(requests: Record<string, InputRequest>, call: { assigns: unknown; signal: AbortSignal | undefined }): Promise<Record<string, unknown>> {
+  answerInputs(requests: Record<string, InputRequest>, call: { assigns: unknown; signal: AbortSignal | undefined }, from: ConnectionFacts): Promise<Record<string, unknown>> {
     // The call that carries the input is in flight by definition.
-    return answerInputRequests(this.client.pipeline, requests, this.source("modern", 1, call.assigns, null, call.signal));
+    return answerInputRequests(this.client.pipeline, requests, this.source(from, 1, call.assigns, null, call.signal));
   }
 
   /** Who asks: this server, within a call that may give its own `assigns` (else the client's). */
-  private source(era: Era, callsInFlight: number, assigns: unknown, relatedRequestId: RequestId | null, signal: AbortSignal | undefined): InputSource {
+  private source(from: ConnectionFacts, callsInFlight: number, assigns: unknown, relatedRequestId: RequestId | null, signal: AbortSignal | undefined): InputSource {
     return {
       serverId: this.serverId,
-      era,
-      version: this.connection!.version,
+      era: from.era,
+      version: from.version,
       budget: this.budget,
       origin: this.origin,
       callsInFlight,
@@ -84,16 +94,9 @@ export class ServerBinding implements ConnectionHooks {
     };
   }
 
-  notification(method: string, params: Record<string, unknown>): void {
-    const ctx = (this.notificationContext ??= Object.freeze({ client: this.client.name, serverId: this.serverId, era: this.connection!.era }));
+  notification(method: string, params: Record<string, unknown>, from: ConnectionFacts): void {
+    const ctx = (this.notificationContext ??= Object.freeze({ client: this.client.name, serverId: this.serverId, era: from.era }));
     if (method === "notifications/message") this.client.deliverLog(this.logs, params, ctx);
     else this.client.deliver(method, params, ctx);
-  }
-
-  closed(error: ClientError | undefined): void {
-    const handle = this.handle;
-    if (handle === undefined) return;
-    this.client.forget(this.serverId, handle);
-    handle.markClosed(error);
   }
 }

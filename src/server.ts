@@ -1,15 +1,19 @@
 /**
  * The handle of one connected server: its negotiated facts and the calls a host makes on it.
- * Each method checks its arguments, sends one request (or walks every page) and checks the
- * result at the boundary. Every failure is a `ClientError` naming this server.
+ * Every request goes through `request()`, typed by the method table (`protocol/methods.ts`):
+ * its availability in the negotiated version, its result check, and the one place where a
+ * failure becomes the `ClientError` the caller sees (naming this server, its stack among the
+ * caller's frames). The named methods check their arguments and say which row they use.
  *
- * States: connecting → ready → closed. A call on a handle that is not ready fails at once with
- * `"closed"` (or `"usage"` while connecting).
+ * States (`state`): connecting → ready → closing → closed; what each method does in each is
+ * the README's lifecycle table. `close()` and `destroy()` resolve, for every caller, once the
+ * end has really happened and the id is free again.
  */
-import { checkCallTool, checkComplete, checkGetPrompt, checkListPrompts, checkListResourceTemplates, checkListResources, checkListTools, checkReadResource, checkResult, type Checked } from "./protocol/results.js";
-import type { CallOptions, Connection } from "./protocol/connection.js";
+import { CALL_OPTION_KEYS, METHODS, type CallOptions, type Method, type ParamsOf, type ResultOf } from "./protocol/methods.js";
+import type { Connection, ConnectionState } from "./protocol/connection.js";
 import type { ListenFilter, Subscription } from "./protocol/subscriptions.js";
 import { allPages } from "./protocol/pagination.js";
+import type { CheckContext } from "./protocol/results.js";
 import type {
   CallToolResult,
   CompleteParams,
@@ -30,11 +34,12 @@ import type {
 } from "./protocol/types/index.js";
 import { LOGGING_LEVELS } from "./protocol/types/index.js";
 import type { Era, ProtocolVersion } from "./protocol/versions.js";
-import { optional, positiveNumber } from "./util/arguments.js";
-import { ClientError, InvalidArgumentError } from "./util/errors.js";
+import type { InputCounters } from "./server-binding.js";
+import { knownKeys, optional, positiveNumber } from "./util/arguments.js";
+import { ClientError, InvalidArgumentError, atBoundary } from "./util/errors.js";
 import type { Logger } from "./util/logger.js";
 
-export type ServerState = "connecting" | "ready" | "closed";
+export type ServerState = "connecting" | "ready" | "closing" | "closed";
 
 export interface ServerStats {
   /** Responses to an unknown or settled request id. */
@@ -47,33 +52,44 @@ export interface ServerStats {
   logsDropped: number;
   /** Input requests refused over the input rate limit. */
   inputsOverBudget: number;
+  /** Server requests refused because `maxServerRequests` already ran. */
+  busyRefusals: number;
+  /** Handler callbacks still running after their request timed out or was withdrawn. */
+  handlerOverruns: number;
 }
 
-export type { CallOptions } from "./protocol/connection.js";
+export type { CallOptions } from "./protocol/methods.js";
 
 /** Options of list calls, which are never "calls" in the handler's sense. */
 export type ListOptions = Omit<CallOptions, "assigns" | "onProgress" | "resetTimeoutOnProgress">;
 
-export class ServerHandle {
-  private current: ServerState = "connecting";
+const STATES: Readonly<Record<ConnectionState, ServerState>> = { negotiating: "connecting", ready: "ready", closing: "closing", closed: "closed" };
+const LISTEN_OPTION_KEYS: ReadonlySet<string> = new Set(["ackTimeout"]);
+
+export class ServerHandle implements CheckContext {
   private endedWith: ClientError | undefined;
   private readonly ended: Promise<ClientError | undefined>;
-  private markEnded!: (error: ClientError | undefined) => void;
 
-  /** @internal Handles are made by `Client.connect`. */
+  /** Handles are made by `Client.connect`; `release` frees the id once the connection ended. */
   constructor(
     readonly id: string,
     private readonly connection: Connection,
     private readonly logger: Logger,
-    private readonly inputCounters: { readonly logsDropped: number; readonly inputsOverBudget: number },
+    private readonly counters: InputCounters,
+    release: () => void,
   ) {
-    this.ended = new Promise((resolve) => {
-      this.markEnded = resolve;
+    this.ended = connection.ended.then((error) => {
+      release();
+      if (error !== undefined) {
+        this.endedWith = error;
+        logger.warn(`server "${id}" disconnected: ${error.message}`);
+      }
+      return error;
     });
   }
 
   get state(): ServerState {
-    return this.current;
+    return STATES[this.connection.state];
   }
 
   get era(): Era {
@@ -81,6 +97,11 @@ export class ServerHandle {
   }
 
   get protocolVersion(): ProtocolVersion {
+    return this.connection.version;
+  }
+
+  /** @see CheckContext: the version whose rules results are checked by. */
+  get version(): ProtocolVersion {
     return this.connection.version;
   }
 
@@ -101,7 +122,7 @@ export class ServerHandle {
     return this.connection.transport.origin;
   }
 
-  /** Resolves when the connection ends: with the error if it broke, undefined if closed. */
+  /** Resolves when the connection has ended: with the error if it broke, undefined if closed. */
   get closed(): Promise<ClientError | undefined> {
     return this.ended;
   }
@@ -111,85 +132,109 @@ export class ServerHandle {
     return this.endedWith;
   }
 
+  // ---- any request of the table ----------------------------------------------------------------
+
+  /**
+   * Sends one request of the method table and checks its result. A method the negotiated
+   * version lacks, or whose capability the server did not declare, fails with `"unsupported"`
+   * before anything is sent.
+   */
+  async request<M extends Method>(method: M, params: ParamsOf<M>, options?: CallOptions): Promise<ResultOf<M>> {
+    if (typeof method !== "string" || !Object.hasOwn(METHODS, method)) throw new InvalidArgumentError(`not a request of the method table: ${String(method)}`);
+    requireRecord("params", params);
+    if (options !== undefined) checkCallOptions(options);
+    try {
+      const raw = await this.connection.request(method, params as Record<string, unknown> | undefined, options);
+      return METHODS[method].check(raw, this) as ResultOf<M>;
+    } catch (error) {
+      throw atBoundary(error, this.id);
+    }
+  }
+
+  /** @see CheckContext */
+  dropped(method: string, index: number, reason: string): void {
+    this.logger.warn(`server "${this.id}": dropped entry ${index} of ${method}: ${reason}`);
+  }
+
   // ---- lists ---------------------------------------------------------------------------------
 
   listTools(options?: ListOptions): Promise<Tool[]> {
-    return this.every((cursor) => this.listToolsPage(cursor, options), (page) => page.tools);
+    return this.everyPage((cursor) => this.listToolsPage(cursor, options), (page) => page.tools);
   }
 
+  /** One page of tools; over modern HTTP without the tools whose `x-mcp-header` annotations are invalid. */
   async listToolsPage(cursor?: string, options?: ListOptions): Promise<ListToolsResult> {
-    const page = await this.list("tools/list", cursor, options, checkListTools);
-    const tools = this.connection.acceptTools(page.tools);
+    const page = await this.request("tools/list", pageParams(cursor), options);
+    const tools = this.connection.acceptTools(page.tools, cursor === undefined, page.nextCursor === undefined);
     return tools.length === page.tools.length ? page : { ...page, tools };
   }
 
   listResources(options?: ListOptions): Promise<Resource[]> {
-    return this.every((cursor) => this.listResourcesPage(cursor, options), (page) => page.resources);
+    return this.everyPage((cursor) => this.listResourcesPage(cursor, options), (page) => page.resources);
   }
 
   listResourcesPage(cursor?: string, options?: ListOptions): Promise<ListResourcesResult> {
-    return this.list("resources/list", cursor, options, checkListResources);
+    return this.request("resources/list", pageParams(cursor), options);
   }
 
   listResourceTemplates(options?: ListOptions): Promise<ResourceTemplate[]> {
-    return this.every((cursor) => this.listResourceTemplatesPage(cursor, options), (page) => page.resourceTemplates);
+    return this.everyPage((cursor) => this.listResourceTemplatesPage(cursor, options), (page) => page.resourceTemplates);
   }
 
   listResourceTemplatesPage(cursor?: string, options?: ListOptions): Promise<ListResourceTemplatesResult> {
-    return this.list("resources/templates/list", cursor, options, checkListResourceTemplates);
+    return this.request("resources/templates/list", pageParams(cursor), options);
   }
 
   listPrompts(options?: ListOptions): Promise<Prompt[]> {
-    return this.every((cursor) => this.listPromptsPage(cursor, options), (page) => page.prompts);
+    return this.everyPage((cursor) => this.listPromptsPage(cursor, options), (page) => page.prompts);
   }
 
   listPromptsPage(cursor?: string, options?: ListOptions): Promise<ListPromptsResult> {
-    return this.list("prompts/list", cursor, options, checkListPrompts);
+    return this.request("prompts/list", pageParams(cursor), options);
   }
 
   // ---- calls ---------------------------------------------------------------------------------
 
+  /** `tools/call`; a tool's own failure is `isError: true` in the result, not a throw. */
   callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult> {
     requireString("tool name", name);
     requireRecord("tool arguments", args);
-    const params = args === undefined ? { name } : { name, arguments: args };
-    return this.send("tools/call", params, options, checkCallTool);
+    return this.request("tools/call", args === undefined ? { name } : { name, arguments: args }, options);
   }
 
   readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
     requireString("resource uri", uri);
-    return this.send("resources/read", { uri }, options, checkReadResource);
+    return this.request("resources/read", { uri }, options);
   }
 
   getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult> {
     requireString("prompt name", name);
     requireRecord("prompt arguments", args);
-    const params = args === undefined ? { name } : { name, arguments: args };
-    return this.send("prompts/get", params, options, checkGetPrompt);
+    return this.request("prompts/get", args === undefined ? { name } : { name, arguments: args }, options);
   }
 
   complete(params: CompleteParams, options?: ListOptions): Promise<CompleteResult> {
-    requireRecord("completion params", params);
-    return this.send("completion/complete", params as unknown as Record<string, unknown>, options, checkComplete);
+    if (params === undefined) throw new InvalidArgumentError("completion params must be an object");
+    return this.request("completion/complete", params, options);
   }
 
   async ping(options?: ListOptions): Promise<void> {
-    await this.send("ping", undefined, options, (raw) => checkResult(raw, "ping"));
+    await this.request("ping", undefined, options);
   }
 
   async setLogLevel(level: LoggingLevel, options?: ListOptions): Promise<void> {
     if (!LOGGING_LEVELS.includes(level)) throw new InvalidArgumentError(`not a log level: ${String(level)}`);
-    await this.send("logging/setLevel", { level }, options, (raw) => checkResult(raw, "logging/setLevel"));
+    await this.request("logging/setLevel", { level }, options);
   }
 
   async subscribeResource(uri: string, options?: ListOptions): Promise<void> {
     requireString("resource uri", uri);
-    await this.send("resources/subscribe", { uri }, options, (raw) => checkResult(raw, "resources/subscribe"));
+    await this.request("resources/subscribe", { uri }, options);
   }
 
   async unsubscribeResource(uri: string, options?: ListOptions): Promise<void> {
     requireString("resource uri", uri);
-    await this.send("resources/unsubscribe", { uri }, options, (raw) => checkResult(raw, "resources/unsubscribe"));
+    await this.request("resources/unsubscribe", { uri }, options);
   }
 
   /**
@@ -200,97 +245,81 @@ export class ServerHandle {
    */
   async listen(filter: ListenFilter, options: { ackTimeout?: number } = {}): Promise<Subscription> {
     if (typeof filter !== "object" || filter === null) throw new InvalidArgumentError("listen needs a filter object");
+    knownKeys("listen", options, LISTEN_OPTION_KEYS);
     optional(positiveNumber, "ackTimeout", options.ackTimeout);
     try {
       return await this.connection.listen(filter, options.ackTimeout);
     } catch (error) {
-      throw error instanceof ClientError ? error.withServer(this.id) : error;
+      throw atBoundary(error, this.id);
     }
   }
 
-  /** Ends the connection (stdio: the process group too). Idempotent. */
+  // ---- the end -------------------------------------------------------------------------------
+
+  /**
+   * Ends the connection gracefully (stdio: stdin's end, then SIGTERM and SIGKILL to the process
+   * group after the grace period; HTTP: the session's DELETE). Pending calls fail with
+   * `"closed"` at once. Every call, the first and any later one, resolves once the end has
+   * really happened and the id is free.
+   */
   async close(): Promise<void> {
-    if (this.current === "closed") return this.connection.close();
-    this.current = "closed";
     await this.connection.close();
-    this.markEnded(undefined);
+    await this.ended;
+  }
+
+  /**
+   * Ends the connection at once (stdio: SIGKILL to the process group), also a `close()` under
+   * way. Pending calls fail with `reason` when it is a ClientError, else with `"closed"`.
+   */
+  async destroy(reason?: unknown): Promise<void> {
+    const error =
+      reason instanceof ClientError
+        ? reason.withServer(this.id)
+        : new ClientError("closed", "the connection was destroyed", { serverId: this.id, cause: reason });
+    await this.connection.destroy(error);
+    await this.ended;
   }
 
   /** What was dropped or refused on this connection so far. */
   stats(): ServerStats {
     const peer = this.connection.peer.stats;
-    return { ...peer, logsDropped: this.inputCounters.logsDropped, inputsOverBudget: this.inputCounters.inputsOverBudget };
+    const { logsDropped, inputsOverBudget, busyRefusals, handlerOverruns } = this.counters;
+    return { ...peer, logsDropped, inputsOverBudget, busyRefusals, handlerOverruns };
   }
 
-  // ---- for the client --------------------------------------------------------------------------
-
-  /** @internal Sends `notifications/roots/list_changed` when the negotiated version has it. */
+  /** Sends `notifications/roots/list_changed` when the negotiated version has it (the client's `rootsChanged`). */
   notifyRootsChanged(): void {
-    if (this.current === "ready" && this.era === "legacy") this.connection.notify("notifications/roots/list_changed");
-  }
-
-  /** @internal The connection negotiated. */
-  markReady(): void {
-    if (this.current === "connecting") this.current = "ready";
-  }
-
-  /** @internal The connection ended on its own (or by `close`). */
-  markClosed(error: ClientError | undefined): void {
-    if (error !== undefined && this.current !== "closed") {
-      this.endedWith = error;
-      this.logger.warn(`server "${this.id}" disconnected: ${error.message}`);
-    }
-    this.current = "closed";
-    this.markEnded(error);
+    if (this.state === "ready" && this.era === "legacy") this.connection.notify("notifications/roots/list_changed");
   }
 
   // ---- plumbing ------------------------------------------------------------------------------
 
-  private async send<T>(
-    method: string,
-    params: Record<string, unknown> | undefined,
-    options: CallOptions | undefined,
-    check: (raw: unknown) => T,
-  ): Promise<T> {
-    if (options !== undefined) checkCallOptions(options);
-    try {
-      return check(await this.connection.request(method, params, options));
-    } catch (error) {
-      throw error instanceof ClientError ? error.withServer(this.id) : error;
-    }
-  }
-
-  private async list<T>(
-    method: string,
-    cursor: string | undefined,
-    options: ListOptions | undefined,
-    check: (raw: unknown) => Checked<T>,
-  ): Promise<T> {
-    if (cursor !== undefined) requireString("cursor", cursor);
-    const checked = await this.send(method, cursor === undefined ? undefined : { cursor }, options, check);
-    for (const { index, reason } of checked.dropped) {
-      this.logger.warn(`server "${this.id}": dropped entry ${index} of ${method}: ${reason}`);
-    }
-    return checked.result;
-  }
-
-  private async every<P extends { nextCursor?: string }, T>(fetchPage: (cursor: string | undefined) => Promise<P>, items: (page: P) => T[]): Promise<T[]> {
+  private async everyPage<P extends { nextCursor?: string }, T>(fetchPage: (cursor: string | undefined) => Promise<P>, items: (page: P) => T[]): Promise<T[]> {
     try {
       return await allPages(this.era, async (cursor) => {
         const page = await fetchPage(cursor);
         return { items: items(page), nextCursor: page.nextCursor };
       });
     } catch (error) {
-      throw error instanceof ClientError ? error.withServer(this.id) : error;
+      throw atBoundary(error, this.id);
     }
   }
 }
 
+function pageParams(cursor: string | undefined): { cursor: string } | undefined {
+  if (cursor === undefined) return undefined;
+  requireString("cursor", cursor);
+  return { cursor };
+}
+
 function checkCallOptions(options: CallOptions): void {
+  if (typeof options !== "object" || options === null) throw new InvalidArgumentError("call options must be an object");
+  knownKeys("call options", options, CALL_OPTION_KEYS);
   optional(positiveNumber, "timeout", options.timeout);
   optional(positiveNumber, "maxTotalTimeout", options.maxTotalTimeout);
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new InvalidArgumentError("signal must be an AbortSignal");
   if (options.onProgress !== undefined && typeof options.onProgress !== "function") throw new InvalidArgumentError("onProgress must be a function");
+  if (options.logLevel !== undefined && !LOGGING_LEVELS.includes(options.logLevel)) throw new InvalidArgumentError(`not a log level: ${String(options.logLevel)}`);
 }
 
 function requireString(what: string, value: unknown): void {

@@ -2,7 +2,8 @@
  * One server's share of the user's attention: at most `inputRateLimit` input requests per
  * second (bursts allowed), and at most `maxServerRequests` legacy server requests running at
  * once, so one server cannot starve the others. Over the cap, the next request is refused at
- * once (`-32000`, busy) instead of queued: a queue would only hide a flood.
+ * once (`-32000`, busy) instead of queued: a queue would only hide a flood. A request's slot is
+ * held for as long as its callback runs, answered or not: the cap bounds what runs.
  */
 import { TokenBucket, type RateLimit } from "../util/token-bucket.js";
 
@@ -10,6 +11,12 @@ export class InputBudget {
   /** Made with the first input: most connections never see one. */
   private bucket: TokenBucket | undefined;
   private running = 0;
+  /** A refusal of the cap since a request last got a slot. */
+  private refusing = false;
+  /** Server requests refused because `maxServerRequests` already ran. */
+  busyRefusals = 0;
+  /** Callbacks that kept running after their timeout or their withdrawal. */
+  overruns = 0;
 
   constructor(
     private readonly rate: RateLimit,
@@ -27,10 +34,21 @@ export class InputBudget {
     return this.bucket?.refused ?? 0;
   }
 
-  /** Claims a slot for a server request; false when `maxServerRequests` already run. */
+  /** Claims a slot for a server request; false (and counted) when `maxServerRequests` already run. */
   enter(): boolean {
-    if (this.running >= this.maxConcurrent) return false;
+    if (this.running >= this.maxConcurrent) {
+      this.busyRefusals += 1;
+      return false;
+    }
     this.running += 1;
+    this.refusing = false;
+    return true;
+  }
+
+  /** After a refusal by `enter`: whether it is the first of a burst (the one worth a log line). */
+  firstOfBurst(): boolean {
+    if (this.refusing) return false;
+    this.refusing = true;
     return true;
   }
 

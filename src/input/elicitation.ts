@@ -1,7 +1,8 @@
 /**
- * Elicitation checks around the callback: the mode must be one the handler declared; a URL
- * must pass `vetUrl`; a form schema must be flat. After the callback, the answer must be a
- * valid ElicitResult that fits the request (client/elicitation of each version).
+ * Elicitation checks around the callback (client/elicitation of each version): the mode must
+ * be one the handler declared; a URL must pass `vetUrl`; a form schema must be the flat subset
+ * (`form-schema.ts`), its fields flagged when they look like they ask for a secret. After the
+ * callback, the answer must be a valid ElicitResult that fits the request.
  */
 import { ErrorCode } from "../util/errors.js";
 import type { ElicitationMode } from "../protocol/capabilities.js";
@@ -9,12 +10,9 @@ import type { ElicitFormParams, ElicitResult, ElicitUrlParams } from "../protoco
 import type { ProtocolVersion } from "../protocol/versions.js";
 import { isObject } from "../util/json.js";
 import { setOwn } from "../util/sanitize.js";
-import { checkAnswer, checkFormSchema, type Form } from "./form-schema.js";
+import { checkAnswer, checkFormSchema, type Field, type Form } from "./form-schema.js";
 import type { FieldInfo } from "./handler.js";
-import { refuse, type Verdict } from "./refusal.js";
-import { looksSensitive } from "./sensitive-fields.js";
-import { vetUrl, type VettedUrl } from "./elicitation-url.js";
-
+import { pass, refuse, type Verdict } from "../util/assert.js";
 const INVALID_PARAMS = ErrorCode.InvalidParams;
 
 export type ElicitationRequest =
@@ -73,4 +71,92 @@ export function checkElicitResult(
   if (!checked.ok) return checked;
   answer.content = checked.content;
   return { ok: true, result: answer };
+}
+
+// ---- URL mode ----------------------------------------------------------------------------------
+
+/**
+ * URL-mode elicitation (2025-11-25 client/elicitation): the client shows the URL and the user
+ * may open it. Conduit never fetches or opens it; it only decides whether to let the host see
+ * it. Accepted: absolute `https` URLs without userinfo (a `user@` part can disguise the real
+ * host). The verdict carries what the host should show: the full URL, its host, whether the
+ * host is punycode, and whether it leads away from the server's own origin.
+ */
+export interface VettedUrl {
+  url: string;
+  host: string;
+  idn: boolean;
+  originMismatch: boolean;
+}
+
+export function vetUrl(raw: unknown, serverOrigin: string | undefined): Verdict<VettedUrl> {
+  if (typeof raw !== "string") return refuse(INVALID_PARAMS, "url must be a string");
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return refuse(INVALID_PARAMS, "url must be an absolute URL");
+  }
+  // https is a special scheme: the URL parser refuses one without a host, so a host there is.
+  if (url.protocol !== "https:") return refuse(INVALID_PARAMS, `url must use https, not ${url.protocol}`);
+  if (url.username !== "" || url.password !== "") return refuse(INVALID_PARAMS, "url must not carry a user name or password");
+  return pass({
+    url: url.href,
+    host: url.host,
+    idn: url.hostname.split(".").some((label) => label.startsWith("xn--")),
+    originMismatch: serverOrigin === undefined || url.origin !== serverOrigin,
+  });
+}
+
+// ---- fields that look secret -----------------------------------------------------------------------
+
+/**
+ * Which form fields look like they ask for a secret, by their name, title, description or
+ * format. A hint for the host (mask the input, warn the user), never a refusal: servers may
+ * have good reasons, and the user decides.
+ */
+const SECRET = new RegExp(
+  [
+    "pass(word|phrase|wd|code)?", "secret", "token", "api ?key", "private ?key", "access ?key", "credential",
+    "auth(orization)? ?code", "otp", "one ?time ?(code|password)", "pin", "cvv", "cvc", "security ?code",
+    "card ?(number|no)", "credit ?card", "iban", "ssn", "social ?security", "routing ?number",
+    "account ?number", "bearer", "session ?(id|cookie)",
+  ]
+    .map((words) => `\\b${words}s?\\b`)
+    .join("|"),
+  "i",
+);
+
+/** Splits camelCase, snake_case and kebab-case into words, so that `apiKey` reads "api key". */
+function words(text: string): string {
+  return text.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_\-.]+/g, " ");
+}
+
+/**
+ * Verdicts by text: a server asks with the same form again and again (every MRTR round). Only
+ * short texts are kept, and not many, so that a server cannot fill memory through it.
+ */
+const seen = new Map<string, boolean>();
+const SEEN_LIMIT = 1024;
+const SEEN_TEXT_LIMIT = 256;
+
+function sensitiveText(text: string): boolean {
+  if (text.length > SEEN_TEXT_LIMIT) return SECRET.test(words(text));
+  let verdict = seen.get(text);
+  if (verdict === undefined) {
+    verdict = SECRET.test(words(text));
+    if (seen.size >= SEEN_LIMIT) seen.clear();
+    seen.set(text, verdict);
+  }
+  return verdict;
+}
+
+export function looksSensitive(field: Field): boolean {
+  const { title, description, format } = field.schema;
+  return (
+    sensitiveText(field.name) ||
+    (typeof title === "string" && sensitiveText(title)) ||
+    (typeof description === "string" && sensitiveText(description)) ||
+    (typeof format === "string" && sensitiveText(format))
+  );
 }

@@ -12,7 +12,7 @@ import { ErrorCode } from "../util/errors.js";
 import type { ProtocolVersion } from "../protocol/versions.js";
 import { isObject } from "../util/json.js";
 import { setOwn } from "../util/sanitize.js";
-import { pass, refuse, type Verdict } from "./refusal.js";
+import { pass, refuse, type Verdict } from "../util/assert.js";
 
 const INVALID_PARAMS = ErrorCode.InvalidParams;
 const FORMATS = new Set(["email", "uri", "date", "date-time"]);

@@ -15,7 +15,10 @@ import type {
   LoggingLevel,
 } from "../protocol/types/index.js";
 import type { Era } from "../protocol/versions.js";
-import type { RequestId } from "../transport/transport.js";
+import type { RequestId } from "../util/json.js";
+import type { VettedUrl } from "./elicitation.js";
+import type { InputSource } from "./pipeline.js";
+import type { SignalSource } from "./supervisor.js";
 
 export interface NotificationContext {
   /** The client's `name`. */
@@ -73,4 +76,62 @@ export interface Handler {
   handleNotification?(method: string, params: Record<string, unknown>, ctx: NotificationContext): unknown;
   /** Each log entry (`notifications/message`), sanitised. Return value ignored. */
   handleLog?(level: LoggingLevel, params: LogParams, ctx: NotificationContext): unknown;
+}
+
+// ---- the contexts, as built ------------------------------------------------------------------
+
+/**
+ * The `ctx` a Handler callback gets. Each kind is built by one object literal, so that every
+ * context of a kind has one shape (the engine then reads them fast), and `signal` is an own
+ * getter: made only if read, and kept by a spread (`{ ...ctx }`).
+ */
+export function inputContext(client: string, source: InputSource, signals: SignalSource): InputContext {
+  return {
+    client,
+    serverId: source.serverId,
+    era: source.era,
+    assigns: source.assigns,
+    relatedRequestId: source.relatedRequestId,
+    get signal(): AbortSignal {
+      return signals.signal;
+    },
+  };
+}
+
+export function formContext(
+  client: string,
+  source: InputSource,
+  signals: SignalSource,
+  fields: Readonly<Record<string, FieldInfo>>,
+): FormElicitationContext {
+  return {
+    client,
+    serverId: source.serverId,
+    era: source.era,
+    assigns: source.assigns,
+    relatedRequestId: source.relatedRequestId,
+    get signal(): AbortSignal {
+      return signals.signal;
+    },
+    mode: "form",
+    fields,
+  };
+}
+
+export function urlContext(client: string, source: InputSource, signals: SignalSource, vetted: VettedUrl): UrlElicitationContext {
+  return {
+    client,
+    serverId: source.serverId,
+    era: source.era,
+    assigns: source.assigns,
+    relatedRequestId: source.relatedRequestId,
+    get signal(): AbortSignal {
+      return signals.signal;
+    },
+    mode: "url",
+    url: vetted.url,
+    host: vetted.host,
+    idn: vetted.idn,
+    originMismatch: vetted.originMismatch,
+  };
 }

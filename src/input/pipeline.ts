@@ -8,7 +8,8 @@
 import type { InputFeatures } from "../protocol/capabilities.js";
 import { declaredModes } from "../protocol/capabilities.js";
 import type { Era, ProtocolVersion } from "../protocol/versions.js";
-import type { RequestId } from "../transport/transport.js";
+import type { DeadlineQueue } from "../rpc/deadline.js";
+import type { RequestId } from "../util/json.js";
 import { ErrorCode, RpcError } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
 import type { InputBudget } from "./budget.js";
@@ -18,7 +19,7 @@ import type { HandlerTimeouts, SamplingOptions } from "./options.js";
 import { filterRoots } from "./roots.js";
 import { checkSampling, samplingAnswer, samplingResultProblem } from "./sampling.js";
 import { supervise, type SignalSource } from "./supervisor.js";
-import { formContext, inputContext, urlContext } from "./context.js";
+import { formContext, inputContext, urlContext } from "./handler.js";
 import type { CreateMessageResult } from "../protocol/types/index.js";
 
 export type InputMethod = "sampling/createMessage" | "elicitation/create" | "roots/list";
@@ -33,6 +34,8 @@ export interface PipelineSettings {
   sampling: SamplingOptions;
   handlerTimeout: HandlerTimeouts;
   logger: Logger;
+  /** The client's deadline timer, on which callbacks are timed. */
+  deadlines: DeadlineQueue;
 }
 
 /** Who asks, and in what situation. */
@@ -57,15 +60,22 @@ export type InputOutcome =
   | { kind: "undeclared"; message: string }
   /** The budget or a check before the callback refused. */
   | { kind: "refused"; code: number; message: string }
-  /** The callback threw (`RpcError`: its code; else -32603) or did not answer in time. */
-  | { kind: "handler"; code: number; message: string; data?: unknown; cause: unknown }
+  /**
+   * The callback threw (`RpcError`: its code; else -32603) or did not answer in time; then
+   * `running` settles when it finally does.
+   */
+  | { kind: "handler"; code: number; message: string; data?: unknown; cause: unknown; running?: Promise<void> }
   /** The callback's answer failed the checks after it. */
   | { kind: "invalid"; message: string }
-  /** The request was withdrawn while the callback ran. */
-  | { kind: "aborted"; reason: unknown };
+  /** The request was withdrawn while the callback ran, which `running` outlasts. */
+  | { kind: "aborted"; reason: unknown; running?: Promise<void> };
 
 export class InputPipeline {
   constructor(private readonly settings: PipelineSettings) {}
+
+  get logger(): Logger {
+    return this.settings.logger;
+  }
 
   /** Whether the client declared, in `version`, the capability `method` needs. */
   declared(method: string, version: ProtocolVersion): method is InputMethod {
@@ -135,17 +145,39 @@ export class InputPipeline {
 
   /** Calls the callback under supervision; it builds its context from the signals given. */
   private async run(inputSource: InputSource, timeoutMs: number, callback: (signals: SignalSource) => unknown): Promise<InputOutcome> {
-    const supervised = await supervise(callback, timeoutMs, inputSource.signal);
+    const supervised = await supervise(callback, timeoutMs, inputSource.signal, this.settings.deadlines);
     switch (supervised.status) {
       case "ok":
         return { kind: "answer", result: supervised.value as Record<string, unknown> };
       case "aborted":
-        return { kind: "aborted", reason: supervised.reason };
+        this.watchOverrun(inputSource, supervised.running, "was withdrawn");
+        return { kind: "aborted", reason: supervised.reason, running: supervised.running };
       case "timeout":
-        return { kind: "handler", code: INTERNAL_ERROR, message: "the client did not answer in time", cause: new Error(`handler timed out after ${supervised.ms} ms`) };
+        this.watchOverrun(inputSource, supervised.running, `timed out after ${supervised.ms} ms`);
+        return {
+          kind: "handler",
+          code: INTERNAL_ERROR,
+          message: "the client did not answer in time",
+          cause: new Error(`handler timed out after ${supervised.ms} ms`),
+          running: supervised.running,
+        };
       case "threw":
         return this.thrown(inputSource, supervised.error);
     }
+  }
+
+  /**
+   * A callback still running a turn of the event loop after its request timed out or was
+   * withdrawn ignored its `ctx.signal`: it is counted and logged, once.
+   */
+  private watchOverrun(source: InputSource, running: Promise<void>, what: string): void {
+    let settled = false;
+    void running.then(() => (settled = true));
+    setImmediate(() => {
+      if (settled) return;
+      source.budget.overruns += 1;
+      this.settings.logger.warn(`a handler callback for server "${source.serverId}" is still running after its request ${what}; it holds its slot until it settles`);
+    });
   }
 
   private thrown(source: InputSource, error: unknown): InputOutcome {

@@ -10,7 +10,7 @@ import type { CreateMessageParams, CreateMessageResult } from "../protocol/types
 import type { ProtocolVersion } from "../protocol/versions.js";
 import { isObject } from "../util/json.js";
 import type { SamplingOptions } from "./options.js";
-import { pass, refuse, type Verdict } from "./refusal.js";
+import { pass, refuse, type Verdict } from "../util/assert.js";
 
 const INVALID_PARAMS = ErrorCode.InvalidParams;
 

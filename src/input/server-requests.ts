@@ -1,14 +1,15 @@
 /**
- * Legacy server requests (2025-06-18, 2025-11-25): each runs apart from the connection's
- * reading, through the input pipeline, and is answered once. Order of refusals: an unknown
- * method or an undeclared capability (-32601), then the busy cap (-32000), then the budget and
- * the checks of its kind (in the pipeline).
+ * Legacy server requests: each runs apart from the connection's reading, through the input
+ * pipeline, and is answered once. Order of refusals: an unknown method or an undeclared
+ * capability (-32601), then the busy cap (-32000, counted, the first of a burst logged), then
+ * the budget and the checks of its kind (in the pipeline). A slot of the cap is held until the
+ * callback settles, even when the answer (a timeout) went out before.
  *
  * A request tied to a call in flight pauses that call's deadline while it runs (the user is
  * busy answering it), never past the call's maxTotalTimeout, and gets that call's `assigns`.
  */
 import { ErrorCode } from "../util/errors.js";
-import type { PendingCall } from "../rpc/pending-call.js";
+import type { RelatedCall } from "../rpc/pending-call.js";
 import type { InboundRequest } from "../rpc/inbound-request.js";
 import type { InputPipeline, InputOutcome, InputSource } from "./pipeline.js";
 
@@ -25,7 +26,7 @@ export function dispatchServerRequest(
   pipeline: InputPipeline,
   request: InboundRequest,
   source: InputSource,
-  related: PendingCall | undefined,
+  related: RelatedCall | undefined,
 ): void {
   if (!pipeline.declared(request.method, source.version)) {
     request.fail(METHOD_NOT_FOUND, `Method not found: ${request.method}`);
@@ -33,17 +34,25 @@ export function dispatchServerRequest(
   }
   const budget = source.budget;
   if (!budget.enter()) {
+    if (budget.firstOfBurst()) pipeline.logger.warn(`server "${source.serverId}" sent more than ${budget.active} requests at once; refused as busy (counted in stats().busyRefusals)`);
     request.fail(BUSY, "Client busy: too many requests in progress");
     return;
   }
-  related?.deadline?.pause();
+  related?.pause();
   void pipeline
     .answer(request.method, request.params, source)
-    .then((outcome) => reply(request, outcome), () => request.fail(INTERNAL_ERROR, "Internal error"))
-    .finally(() => {
-      budget.leave();
-      related?.deadline?.resume();
-    });
+    .then(
+      (outcome) => {
+        reply(request, outcome);
+        related?.resume();
+        return "running" in outcome ? outcome.running : undefined;
+      },
+      () => {
+        request.fail(INTERNAL_ERROR, "Internal error");
+        related?.resume();
+      },
+    )
+    .finally(() => budget.leave());
 }
 
 function reply(request: InboundRequest, outcome: InputOutcome): void {

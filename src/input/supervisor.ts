@@ -1,19 +1,20 @@
 /**
  * Runs a Handler callback apart from the connection: with its own abort signal, a deadline,
  * and the caller's signal linked in. Whatever happens first settles the outcome; a callback
- * that finishes later is ignored (it cannot be killed, but its answer is never sent).
+ * that finishes later is ignored (it cannot be killed, but its answer is never sent). An
+ * outcome settled before the callback did (a timeout, an abort) carries `running`, which
+ * settles when the callback does, so that what the callback holds can stay held until then.
  *
- * The callback's signal is made only if the callback reads it (an AbortController costs more
- * than the rest of the supervision together), and the deadline rides on a shared
- * `DeadlineQueue` instead of a timer of its own.
+ * The callback's signal is made only if the callback reads it, and the deadline rides on a
+ * shared `DeadlineQueue` instead of a timer of its own.
  */
-import { Deadline, DeadlineQueue, type DeadlineOwner } from "../rpc/deadline.js";
+import { Deadline, type DeadlineOwner, type DeadlineQueue } from "../rpc/deadline.js";
 
 export type Supervised<T> =
   | { status: "ok"; value: T }
   | { status: "threw"; error: unknown }
-  | { status: "timeout"; ms: number }
-  | { status: "aborted"; reason: unknown };
+  | { status: "timeout"; ms: number; running: Promise<void> }
+  | { status: "aborted"; reason: unknown; running: Promise<void> };
 
 export class HandlerTimeoutError extends Error {
   constructor(readonly ms: number) {
@@ -26,8 +27,6 @@ export interface SignalSource {
   readonly signal: AbortSignal;
 }
 
-const sharedQueue = new DeadlineQueue();
-
 class Supervision<T> implements DeadlineOwner, SignalSource {
   private controller: AbortController | undefined;
   /** Why the callback's signal aborts (once settled by a timeout or the outer signal). */
@@ -36,6 +35,8 @@ class Supervision<T> implements DeadlineOwner, SignalSource {
   private readonly deadline: Deadline;
   promise: Promise<Supervised<T>>;
   private resolve!: (outcome: Supervised<T>) => void;
+  /** Settles when the callback does. */
+  running: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly timeoutMs: number,
@@ -69,13 +70,13 @@ class Supervision<T> implements DeadlineOwner, SignalSource {
 
   /** The deadline passed. */
   expired(): void {
-    this.settle({ status: "timeout", ms: this.timeoutMs }, new HandlerTimeoutError(this.timeoutMs));
+    this.settle({ status: "timeout", ms: this.timeoutMs, running: this.running }, new HandlerTimeoutError(this.timeoutMs));
   }
 
   /** The outer signal aborted (EventTarget calls `handleEvent` on listener objects). */
   handleEvent(): void {
     const reason = this.outer?.reason as unknown;
-    this.settle({ status: "aborted", reason }, reason ?? new Error("aborted"));
+    this.settle({ status: "aborted", reason, running: this.running }, reason ?? new Error("aborted"));
   }
 }
 
@@ -83,12 +84,13 @@ export function supervise<T>(
   run: (source: SignalSource) => T | Promise<T>,
   timeoutMs: number,
   outer: AbortSignal | undefined,
-  queue: DeadlineQueue = sharedQueue,
+  /** The client's deadline timer (shared with its requests). */
+  queue: DeadlineQueue,
 ): Promise<Supervised<T>> {
-  if (outer?.aborted === true) return Promise.resolve({ status: "aborted", reason: outer.reason as unknown });
+  if (outer?.aborted === true) return Promise.resolve({ status: "aborted", reason: outer.reason as unknown, running: Promise.resolve() });
   const supervision = new Supervision<T>(timeoutMs, outer, queue);
   try {
-    Promise.resolve(run(supervision)).then(
+    supervision.running = Promise.resolve(run(supervision)).then(
       (value) => supervision.settle({ status: "ok", value }),
       (error: unknown) => supervision.settle({ status: "threw", error }),
     );

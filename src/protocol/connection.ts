@@ -1,34 +1,32 @@
 /**
- * One negotiated connection to one server: the rpc peer over its transport, the era and
- * version agreed on (negotiate.ts), and what the server declared. It sends the client's
- * requests under the rules of that version and routes what the server sends: `ping` is
- * answered here; legacy server requests and notifications go to the hooks of the layer above;
- * a modern server's requests, which the spec forbids, are logged and left unanswered.
+ * One connection to one server: the rpc peer over its transport and, once negotiated
+ * (`negotiate.ts`), the codec of its era, which the connection holds and asks for everything
+ * that differs between eras. What the server sends before that is held (`early-messages.ts`).
  *
- * States: negotiating → ready → closed.
+ * States: negotiating → ready → closing → closed. `close()` is graceful, `destroy()` at once;
+ * both reject every pending call as they start, and every caller gets the one promise of the
+ * end, which settles when nothing of the connection is left. `ended` resolves then too: with
+ * the error when the connection broke on its own, undefined when the client ended it. A failed
+ * `open()` rejects within `connectTimeout`; the graceful end it started may outlast that.
  */
 import { ClientError } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
+import { SpanBound, delay, now } from "../util/time.js";
 import type { InboundRequest } from "../rpc/inbound-request.js";
 import type { DeadlineQueue } from "../rpc/deadline.js";
 import type { PendingCall } from "../rpc/pending-call.js";
 import { RpcPeer, type PeerHandlers } from "../rpc/peer.js";
-import { HttpTransport } from "../transport/http.js";
-import type { Transport } from "../transport/transport.js";
-import type { CallOptions } from "./call-options.js";
-import { clientCapabilities, type InputFeatures } from "./capabilities.js";
-import { initialize } from "./initialize.js";
-import { Envelope } from "./meta.js";
-import { CALL_METHODS, unavailableReason } from "./methods.js";
+import type { InboundMeta, Transport } from "../transport/transport.js";
+import type { InputFeatures } from "./capabilities.js";
+import { EarlyMessages, type EarlyReceiver } from "./early-messages.js";
+import type { ConnectionHooks, EraCodec } from "./era-codec.js";
+import { LegacyCodec } from "./legacy.js";
+import { unavailableReason, type CallOptions } from "./methods.js";
 import { ModernCodec } from "./modern.js";
-import type { AnswerInputs } from "./mrtr.js";
-import { negotiate, type Negotiated } from "./negotiate.js";
-import { SpanBound } from "./span-bound.js";
-import { Subscriptions, type ListenFilter, type Subscription } from "./subscriptions.js";
+import { negotiate } from "./negotiate.js";
+import type { ListenFilter, Subscription } from "./subscriptions.js";
 import type { Implementation, LoggingLevel, ServerCapabilities, Tool } from "./types/index.js";
-import { eraOf, isModernVersion, type Era, type LegacyVersion, type ProtocolVersion } from "./versions.js";
-
-export type { CallOptions } from "./call-options.js";
+import { isModernVersion, type Era, type ProtocolVersion } from "./versions.js";
 
 export interface ConnectionSettings {
   serverId: string;
@@ -41,7 +39,7 @@ export interface ConnectionSettings {
   remembered?: Era | undefined;
   /** How long a stdio `server/discover` probe may stay unanswered. */
   probeTimeout: number;
-  /** Bound on the handshake. */
+  /** Bound on the whole of connecting: starting, negotiating, and ending again on failure. */
   connectTimeout: number;
   signal?: AbortSignal | undefined;
   /** Per-request timeout when a call gives none. */
@@ -53,272 +51,254 @@ export interface ConnectionSettings {
   logLevel?: LoggingLevel | undefined;
 }
 
-export interface ConnectionHooks {
-  /** A legacy server request other than `ping`; `related` is the call it belongs to. */
-  serverRequest(request: InboundRequest, related: PendingCall | undefined): void;
-  /** A notification the protocol layer does not consume. */
-  notification(method: string, params: Record<string, unknown>): void;
-  /** Answers a round of modern input requests (MRTR). */
-  answerInputs: AnswerInputs;
-  /** The connection ended; `error` is undefined when the client closed it. */
-  closed(error: ClientError | undefined): void;
-}
+export type ConnectionState = "negotiating" | "ready" | "closing" | "closed";
 
-/** Notifications kept while negotiating (a legacy server may log before `initialized`). */
-const EARLY_NOTIFICATIONS = 256;
-
-export class Connection implements PeerHandlers {
+export class Connection implements PeerHandlers, EarlyReceiver {
   readonly peer: RpcPeer;
-  private state: "negotiating" | "ready" | "closed" = "negotiating";
-  private negotiated: Negotiated | undefined;
-  private modern: ModernCodec | undefined;
-  private subscriptions: Subscriptions | undefined;
-  private early: [method: string, params: Record<string, unknown>][] | undefined = [];
-  /** Aborts when the connection ends; made only when a flow needs it (MRTR). */
-  private lifetime: AbortController | undefined;
+  readonly ended: Promise<ClientError | undefined>;
+  private current: ConnectionState = "negotiating";
+  private codec: EraCodec | undefined;
+  private readonly early = new EarlyMessages();
+  private ending: Promise<void> | undefined;
+  /** Why the connection broke on its own, if it did. */
+  private failure: ClientError | undefined;
+  private markEnded!: (error: ClientError | undefined) => void;
 
   constructor(
     readonly transport: Transport,
     private readonly settings: ConnectionSettings,
     private readonly hooks: ConnectionHooks,
   ) {
-    this.peer = new RpcPeer(transport, {
+    this.peer = new RpcPeer(transport, this, {
       serverId: settings.serverId,
       logger: settings.logger,
-      // Until the legacy era is confirmed, nothing is answered: a modern server gets no responses.
-      answerInvalid: false,
-      cancelWithNotification: true,
       requestTimeout: settings.requestTimeout,
       deadlines: settings.deadlines,
     });
+    this.ended = new Promise((resolve) => (this.markEnded = resolve));
+  }
+
+  get state(): ConnectionState {
+    return this.current;
   }
 
   get era(): Era {
-    return eraOf(this.need().protocolVersion);
+    return this.need().era;
   }
 
   get version(): ProtocolVersion {
-    return this.need().protocolVersion;
+    return this.need().version;
   }
 
   get serverInfo(): Implementation {
-    return this.need().serverInfo;
+    return this.need().negotiated.serverInfo;
   }
 
   get serverCapabilities(): ServerCapabilities {
-    return this.need().serverCapabilities;
+    return this.need().negotiated.serverCapabilities;
   }
 
   get instructions(): string | undefined {
-    return this.need().instructions;
+    return this.need().negotiated.instructions;
   }
 
   /**
    * Starts the transport and negotiates, within `connectTimeout` in all (however many steps
-   * negotiation takes). On failure everything is closed again.
+   * negotiation takes, and the ending again on failure). On failure nothing is left running.
    */
   async open(): Promise<void> {
-    // One bound on the whole of connecting: the caller's signal, or the connect timeout.
-    const bound = new SpanBound([this.settings.signal], this.settings.connectTimeout, () => new Error(`connect timeout of ${this.settings.connectTimeout} ms`));
+    const started = now();
+    const limit = this.settings.connectTimeout;
+    const bound = new SpanBound([this.settings.signal], limit, () => new Error(`connect timeout of ${limit} ms`));
     try {
-      await this.peer.start(this);
-      const http = this.transport instanceof HttpTransport ? this.transport : undefined;
+      if (bound.signal.aborted) throw new ClientError("cancelled", "connecting was cancelled before it began", { cause: bound.signal.reason });
+      await this.peer.start();
+      this.stillNegotiating();
       const negotiated = await negotiate({
         peer: this.peer,
-        transport: this.transport,
+        transport: this.transport.kind,
         clientInfo: this.settings.clientInfo,
         features: this.settings.features,
         pin: this.settings.protocolVersion,
         remembered: this.settings.remembered,
         probeTimeout: this.settings.probeTimeout,
-        connectTimeout: this.settings.connectTimeout,
+        connectTimeout: limit,
         signal: bound.signal,
       });
-      if (this.state === "closed") throw new ClientError("closed", "the connection was closed while it was negotiated");
-      this.negotiated = negotiated;
-      if (isModernVersion(negotiated.protocolVersion)) this.becomeModern(http);
-      else this.becomeLegacy(http);
-      this.state = "ready";
-      this.flushEarly();
+      this.stillNegotiating();
+      const codec = this.codecFor(negotiated);
+      this.codec = codec;
+      this.transport.configure(codec.policy);
+      codec.start();
+      this.current = "ready";
+      this.early.flush(this);
     } catch (error) {
-      await this.close();
-      throw bound.timedOut ? new ClientError("timeout", `connecting timed out after ${this.settings.connectTimeout} ms`, { cause: error }) : error;
+      const failure = bound.timedOut
+        ? new ClientError("timeout", `connecting timed out after ${limit} ms`, { cause: error })
+        : bound.signal.aborted && !(error instanceof ClientError && error.kind === "cancelled")
+          ? new ClientError("cancelled", "connecting was cancelled", { cause: bound.signal.reason })
+          : error;
+      // The timeout bounds the whole connect: what is left of it bounds the wait for the end,
+      // which goes on past it in the background (see `unfinished`).
+      await this.closeWithin(bound.signal.aborted ? 0 : limit - (now() - started));
+      throw failure;
     } finally {
       bound.dispose();
     }
   }
 
-  /** An abort signal for the connection's life (MRTR flows stop with it). */
-  private get lifetimeSignal(): AbortSignal {
-    if (this.lifetime === undefined) {
-      this.lifetime = new AbortController();
-      if (this.state === "closed") this.lifetime.abort(this.closedError());
+  private stillNegotiating(): void {
+    if (this.current !== "negotiating") throw new ClientError("closed", "the connection was closed while it was negotiated", { serverId: this.settings.serverId });
+  }
+
+  private codecFor(negotiated: Awaited<ReturnType<typeof negotiate>>): EraCodec {
+    const { serverId, logger, clientInfo, features } = this.settings;
+    const transport = this.transport.kind;
+    const version = negotiated.protocolVersion;
+    if (isModernVersion(version)) {
+      return new ModernCodec(
+        this.peer,
+        { ...negotiated, protocolVersion: version },
+        { serverId, logger, transport, clientInfo, features, maxInputRounds: this.settings.maxInputRounds, logLevel: this.settings.logLevel },
+        this.hooks,
+      );
     }
-    return this.lifetime.signal;
+    return new LegacyCodec(this.peer, { ...negotiated, protocolVersion: version }, { serverId, logger, transport, clientInfo, features, connectTimeout: this.settings.connectTimeout }, this.hooks);
   }
 
   request(method: string, params: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<unknown> {
-    if (this.state !== "ready") return Promise.reject(this.notReady(method));
-    const reason = unavailableReason(method, this.version, this.serverCapabilities);
-    if (reason !== undefined) {
-      return Promise.reject(new ClientError("unsupported", reason, { serverId: this.settings.serverId }));
-    }
-    if (this.modern !== undefined) return this.modern.request(method, params, options);
-    return this.peer.request(method, params, options, CALL_METHODS.has(method));
+    const codec = this.codec;
+    if (this.current !== "ready" || codec === undefined) return Promise.reject(this.notReady(method));
+    const reason = unavailableReason(method, codec.version, codec.negotiated.serverCapabilities);
+    if (reason !== undefined) return Promise.reject(new ClientError("unsupported", reason, { serverId: this.settings.serverId }));
+    return codec.request(method, params, options);
   }
 
   notify(method: string, params?: Record<string, unknown>): void {
-    if (this.state === "ready") this.peer.notify(method, params);
+    if (this.current === "ready") this.peer.notify(method, params);
   }
 
   /** Modern era: opens a `subscriptions/listen` subscription. */
   listen(filter: ListenFilter, ackTimeout?: number): Promise<Subscription> {
-    if (this.state !== "ready") return Promise.reject(this.notReady("subscriptions/listen"));
-    if (this.subscriptions === undefined) {
-      return Promise.reject(new ClientError("unsupported", `subscriptions/listen does not exist in protocol version ${this.version} (legacy era)`, {
-        serverId: this.settings.serverId,
-      }));
-    }
-    return this.subscriptions.listen(filter, ackTimeout ?? this.settings.requestTimeout);
+    if (this.current !== "ready" || this.codec === undefined) return Promise.reject(this.notReady("subscriptions/listen"));
+    return this.codec.listen(filter, ackTimeout ?? this.settings.requestTimeout);
   }
 
   /** The tools of a `tools/list` page a client may expose (modern HTTP drops invalid ones). */
-  acceptTools(tools: Tool[]): Tool[] {
-    return this.modern?.acceptTools(tools) ?? tools;
+  acceptTools(tools: Tool[], first: boolean, last: boolean): Tool[] {
+    return this.codec?.acceptTools(tools, first, last) ?? tools;
   }
 
-  async close(): Promise<void> {
-    if (this.state === "closed") return;
-    this.state = "closed";
-    const closed = this.closedError();
-    this.lifetime?.abort(closed);
-    this.subscriptions?.endAll(closed);
-    await this.transport.close();
+  /** Ends gracefully (stdio: stdin's end, then signals; HTTP: the session's DELETE). */
+  close(): Promise<void> {
+    this.ending ??= this.finish(false);
+    return this.ending;
+  }
+
+  /** Ends at once, also a graceful close under way; pending calls get `reason` (else `"closed"`). */
+  destroy(reason?: ClientError): Promise<void> {
+    this.stop(reason);
+    const destroyed = this.transport.destroy();
+    this.ending ??= this.finish(true);
+    return destroyed.then(() => this.ending);
+  }
+
+  /** Starts a graceful close and waits for it at most `ms`. */
+  private async closeWithin(ms: number): Promise<void> {
+    const closing = this.close();
+    if (!(ms > 0)) return;
+    const timeUp = new AbortController();
+    await Promise.race([closing, delay(ms, timeUp.signal).catch(() => {})]);
+    timeUp.abort();
+  }
+
+  /** Whether something of the connection still runs (after a failed `open`, its end may). */
+  get unfinished(): boolean {
+    return this.current !== "closed";
+  }
+
+  /** Pending calls are rejected, and the codec's flows stopped, the moment the end begins. */
+  private stop(reason: ClientError | undefined): void {
+    if (this.current === "closing" || this.current === "closed") return;
+    this.current = "closing";
+    this.early.clear();
+    const error = reason ?? this.failure ?? this.closedError();
+    this.peer.close(error);
+    this.codec?.end(error);
+  }
+
+  private async finish(immediate: boolean): Promise<void> {
+    this.stop(undefined);
+    await (immediate ? this.transport.destroy() : this.transport.close());
+    this.current = "closed";
+    this.markEnded(this.failure);
   }
 
   private closedError(): ClientError {
     return new ClientError("closed", "the connection was closed", { serverId: this.settings.serverId });
   }
 
-  // ---- after negotiation -----------------------------------------------------------------------
+  // ---- PeerHandlers ----------------------------------------------------------------------------
 
-  private becomeModern(http: HttpTransport | undefined): void {
-    // Modern clients never send responses, and over HTTP a closed stream is the cancellation.
-    this.peer.options.cancelWithNotification = http === undefined;
-    http?.configure({ protocolVersion: this.version, sessions: false });
-    this.modern = new ModernCodec(this.peer, {
-      serverId: this.settings.serverId,
-      logger: this.settings.logger,
-      http: http !== undefined,
-      envelope: new Envelope(this.version, this.settings.clientInfo, clientCapabilities(this.settings.features, this.version)),
-      maxInputRounds: this.settings.maxInputRounds,
-      logLevel: this.settings.logLevel,
-      answer: (requests, call) => this.hooks.answerInputs(requests, call),
-      lifetime: () => this.lifetimeSignal,
-    });
-    this.subscriptions = new Subscriptions(this.peer, this.modern);
-  }
-
-  private becomeLegacy(http: HttpTransport | undefined): void {
-    // Garbage is answered -32700/-32600 on stdio only: over HTTP each answer would be a POST of
-    // its own, which a server sending garbage could multiply at will.
-    this.peer.options.answerInvalid = http === undefined;
-    // Over HTTP the negotiated version's header must already be on `notifications/initialized`.
-    if (http !== undefined) {
-      http.configure({ protocolVersion: this.version, sessions: true });
-      http.onSessionExpired(() => this.renewSession());
-    }
-    this.peer.notify("notifications/initialized");
-    http?.openStandaloneStream();
-  }
-
-  /** The HTTP session expired (404): a fresh handshake, which must land on the same version. */
-  private async renewSession(): Promise<void> {
-    const version = this.version as LegacyVersion;
-    const renewed = await initialize(this.peer, {
-      offered: version,
-      accepted: [version],
-      capabilities: clientCapabilities(this.settings.features, version),
-      clientInfo: this.settings.clientInfo,
-      timeout: this.settings.connectTimeout,
-    });
-    this.negotiated = renewed;
-    this.peer.notify("notifications/initialized");
-  }
-
-  // ---- inbound ---------------------------------------------------------------------------------
-
-  /** @internal (PeerHandlers) */
   onServerRequest(request: InboundRequest): void {
-    if (this.negotiated !== undefined && isModernVersion(this.negotiated.protocolVersion)) {
-      // 2026-07-28: servers MUST NOT send requests, and clients never send responses.
-      this.settings.logger.warn(`server "${this.settings.serverId}" sent a request (${request.method}) on a modern connection; ignored`);
-      request.abandon(undefined);
-      return;
-    }
-    if (request.method === "ping") return request.respond({});
-    if (this.state !== "ready") {
+    if (this.current === "ready" && this.codec !== undefined) return this.codec.serverRequest(request);
+    const id = this.settings.serverId;
+    if (this.current === "negotiating") {
+      if (request.method === "ping" && this.early.holdPing(request)) return;
       // The era is not known yet, and a modern server may get no response at all.
-      this.settings.logger.warn(`server "${this.settings.serverId}" sent a request (${request.method}) before the connection was negotiated; ignored`);
-      request.abandon(undefined);
-      return;
+      this.settings.logger.warn(`server "${id}" sent a request (${request.method}) before the connection was negotiated; ignored`);
+    } else {
+      this.settings.logger.debug(`server "${id}" sent a request (${request.method}) while the connection was closing; ignored`);
     }
-    this.hooks.serverRequest(request, this.relatedCall(request));
+    request.abandon(undefined);
   }
 
-  /**
-   * The call a server request belongs to: over HTTP the one whose POST stream carried it; on
-   * stdio the one call in flight, when there is exactly one. Only calls count (DESIGN).
-   */
-  private relatedCall(request: InboundRequest): PendingCall | undefined {
-    const id = request.meta?.relatedRequestId;
-    if (id !== undefined) {
-      const call = this.peer.pendingCall(id);
-      return call?.isCall === true ? call : undefined;
-    }
-    return this.transport.kind === "stdio" ? this.peer.soleCall() : undefined;
+  /** @see EarlyReceiver: what was held while negotiating. */
+  serverRequest(request: InboundRequest): void {
+    this.onServerRequest(request);
   }
 
-  /** @internal (PeerHandlers) */
-  onNotification(method: string, given: Record<string, unknown> | undefined): void {
+  /** @see EarlyReceiver */
+  notification(method: string, params: Record<string, unknown>): void {
+    this.onNotification(method, params, undefined);
+  }
+
+  onNotification(method: string, given: Record<string, unknown> | undefined, _meta: InboundMeta | undefined): void {
     const params = given ?? {};
-    if (this.early !== undefined) {
-      // Negotiating: the era is unknown, and hooks need it. Kept for when it is.
-      if (this.early.length < EARLY_NOTIFICATIONS) this.early.push([method, params]);
-      else this.settings.logger.warn(`server "${this.settings.serverId}": a notification sent before negotiation ended was dropped`);
+    if (this.current === "negotiating") {
+      // The era is unknown, and hooks need it: kept for when it is.
+      if (!this.early.holdNotification(method, params)) {
+        this.settings.logger.warn(`server "${this.settings.serverId}": a notification sent before negotiation ended was dropped`);
+      }
       return;
     }
-    if (this.subscriptions?.consume(method, params) === true) return;
-    if (method === "notifications/cancelled") {
-      this.settings.logger.debug("a cancellation for no request in progress was ignored", { params });
-      return;
-    }
-    this.hooks.notification(method, params);
+    const codec = this.codec;
+    if (codec === undefined || codec.consume(method, params)) return;
+    this.hooks.notification(method, params, codec);
   }
 
-  /** @internal (PeerHandlers) */
+  onInvalid(code: number): void {
+    if (this.current === "ready" && this.codec?.answersInvalid === true) this.peer.replyInvalid(code);
+  }
+
+  onGaveUp(call: PendingCall, reason: string): void {
+    this.codec?.cancel(call, reason);
+  }
+
   onClosed(error: ClientError | undefined): void {
-    this.state = "closed";
-    this.early = undefined;
-    const named = error?.withServer(this.settings.serverId);
-    this.lifetime?.abort(named ?? this.closedError());
-    this.subscriptions?.endAll(named);
-    this.hooks.closed(named);
+    if (error === undefined || this.current === "closing" || this.current === "closed") return;
+    // The transport broke on its own: the connection ends with its error.
+    this.failure = error;
+    this.ending ??= this.finish(false);
   }
 
-  private flushEarly(): void {
-    const early = this.early ?? [];
-    this.early = undefined;
-    for (const [method, params] of early) this.onNotification(method, params);
-  }
-
-  private need(): Negotiated {
-    if (this.negotiated === undefined) throw new ClientError("usage", "the connection is not negotiated yet");
-    return this.negotiated;
+  private need(): EraCodec {
+    if (this.codec === undefined) throw new ClientError("usage", "the connection is not negotiated yet", { serverId: this.settings.serverId });
+    return this.codec;
   }
 
   private notReady(method: string): ClientError {
-    const closed = this.state === "closed";
+    const closed = this.current === "closing" || this.current === "closed";
     return new ClientError(closed ? "closed" : "usage", `${method}: the connection is ${closed ? "closed" : "not ready"}`, {
       serverId: this.settings.serverId,
     });

@@ -6,7 +6,8 @@
 import { expectObject, field, protocolError } from "../util/assert.js";
 import { ClientError } from "../util/errors.js";
 import type { RpcPeer } from "../rpc/peer.js";
-import type { ClientCapabilities, Implementation, ServerCapabilities } from "./types/index.js";
+import type { Negotiated } from "./era-codec.js";
+import type { ClientCapabilities, Implementation } from "./types/index.js";
 import { isLegacyVersion, type LegacyVersion } from "./versions.js";
 
 export interface InitializeRequest {
@@ -18,27 +19,22 @@ export interface InitializeRequest {
   signal?: AbortSignal | undefined;
 }
 
-export interface Negotiated {
-  protocolVersion: LegacyVersion;
-  serverCapabilities: ServerCapabilities;
-  serverInfo: Implementation;
-  instructions: string | undefined;
-}
 
 /**
  * Sends `initialize` and checks the answer. The caller sends `notifications/initialized` once it
  * has put the negotiated version into effect (over HTTP, its header goes on that notification).
  */
-export async function initialize(peer: RpcPeer, request: InitializeRequest): Promise<Negotiated> {
+export async function initialize(peer: RpcPeer, request: InitializeRequest): Promise<Negotiated<LegacyVersion>> {
   const raw = await peer.request(
     "initialize",
     { protocolVersion: request.offered, capabilities: request.capabilities, clientInfo: request.clientInfo },
-    { timeout: request.timeout, signal: request.signal, cancellable: false },
+    // Over HTTP its reply mints the session.
+    { timeout: request.timeout, signal: request.signal, cancellable: false, startsSession: true },
   );
   return checkInitializeResult(raw, request);
 }
 
-function checkInitializeResult(raw: unknown, request: InitializeRequest): Negotiated {
+function checkInitializeResult(raw: unknown, request: InitializeRequest): Negotiated<LegacyVersion> {
   const path = "the result of initialize";
   const result = expectObject(raw, path, raw);
   const version = result.protocolVersion;

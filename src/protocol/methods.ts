@@ -1,66 +1,136 @@
 /**
- * Which client requests each version has, and which server capability each needs. A request
- * the negotiated version lacks, or that needs a capability the server did not declare, fails
- * locally with `"unsupported"` before anything is sent (lifecycle: both sides MUST use only
- * negotiated capabilities).
+ * The client's requests, one row each: the params and result types, the versions that have
+ * the method, the server capability it needs, whether it is a "call", and the check of its
+ * result. A request the negotiated version lacks, or that needs a capability the server did
+ * not declare, fails locally with `"unsupported"` before anything is sent (basic/lifecycle:
+ * both sides MUST use only negotiated capabilities).
+ *
+ * A "call" (DESIGN, "Calls") is a request to which a legacy server's input may relate, and
+ * whose modern result may ask for input (MRTR).
  */
-import type { ServerCapabilities } from "./types/index.js";
-import { eraOf, type ProtocolVersion } from "./versions.js";
+import type { RequestOptions } from "../rpc/pending-call.js";
+import {
+  checkCallTool,
+  checkComplete,
+  checkGetPrompt,
+  checkListPrompts,
+  checkListResourceTemplates,
+  checkListResources,
+  checkListTools,
+  checkReadResource,
+  emptyResult,
+  type ResultCheck,
+} from "./results.js";
+import type {
+  CallToolParams,
+  CallToolResult,
+  CompleteParams,
+  CompleteResult,
+  EmptyResult,
+  GetPromptParams,
+  GetPromptResult,
+  ListPromptsResult,
+  ListResourceTemplatesResult,
+  ListResourcesResult,
+  ListToolsResult,
+  LoggingLevel,
+  PaginatedParams,
+  ReadResourceParams,
+  ReadResourceResult,
+  ServerCapabilities,
+  SetLevelParams,
+  SubscribeParams,
+} from "./types/index.js";
+import { LEGACY_VERSIONS, MODERN_VERSIONS, SUPPORTED_VERSIONS, eraOf, type ProtocolVersion } from "./versions.js";
 
-type Availability = {
+/** What a caller may say about one request. */
+export interface CallOptions extends RequestOptions {
+  /** Handler context for server input tied to this call. */
+  assigns?: unknown;
+  /** Modern era: ask the server for log entries at this level and above for this request. */
+  logLevel?: LoggingLevel | undefined;
+}
+
+export const CALL_OPTION_KEYS: ReadonlySet<string> = new Set([
+  "timeout", "maxTotalTimeout", "signal", "onProgress", "resetTimeoutOnProgress", "assigns", "logLevel",
+]);
+
+type CapabilityPath = readonly [keyof ServerCapabilities] | readonly [keyof ServerCapabilities, string];
+
+export interface MethodSpec<P, R> {
   /** Versions that define the method. */
   readonly versions: readonly ProtocolVersion[];
   /** The server capability it needs, as a path into `ServerCapabilities`. */
-  readonly capability?: readonly [keyof ServerCapabilities] | readonly [keyof ServerCapabilities, string];
+  readonly capability?: CapabilityPath | undefined;
+  readonly call: boolean;
+  readonly check: ResultCheck<R>;
+  /** Never set: carries the params' type. */
+  readonly params?: P;
+}
+
+function row<P, R>(spec: { versions: readonly ProtocolVersion[]; capability?: CapabilityPath; call?: boolean; check: ResultCheck<R> }): MethodSpec<P, R> {
+  return { versions: spec.versions, capability: spec.capability, call: spec.call === true, check: spec.check };
+}
+
+const ALL = SUPPORTED_VERSIONS;
+const LEGACY = LEGACY_VERSIONS;
+
+/** The requests a host sends through a server handle. */
+export const METHODS = {
+  ping: row<undefined, EmptyResult>({ versions: LEGACY, check: emptyResult("ping") }),
+  "tools/list": row<PaginatedParams | undefined, ListToolsResult>({ versions: ALL, capability: ["tools"], check: checkListTools }),
+  "tools/call": row<CallToolParams, CallToolResult>({ versions: ALL, capability: ["tools"], call: true, check: checkCallTool }),
+  "resources/list": row<PaginatedParams | undefined, ListResourcesResult>({ versions: ALL, capability: ["resources"], check: checkListResources }),
+  "resources/templates/list": row<PaginatedParams | undefined, ListResourceTemplatesResult>({
+    versions: ALL,
+    capability: ["resources"],
+    check: checkListResourceTemplates,
+  }),
+  "resources/read": row<ReadResourceParams, ReadResourceResult>({ versions: ALL, capability: ["resources"], call: true, check: checkReadResource }),
+  "resources/subscribe": row<SubscribeParams, EmptyResult>({ versions: LEGACY, capability: ["resources", "subscribe"], check: emptyResult("resources/subscribe") }),
+  "resources/unsubscribe": row<SubscribeParams, EmptyResult>({
+    versions: LEGACY,
+    capability: ["resources", "subscribe"],
+    check: emptyResult("resources/unsubscribe"),
+  }),
+  "prompts/list": row<PaginatedParams | undefined, ListPromptsResult>({ versions: ALL, capability: ["prompts"], check: checkListPrompts }),
+  "prompts/get": row<GetPromptParams, GetPromptResult>({ versions: ALL, capability: ["prompts"], call: true, check: checkGetPrompt }),
+  "completion/complete": row<CompleteParams, CompleteResult>({ versions: ALL, capability: ["completions"], check: checkComplete }),
+  "logging/setLevel": row<SetLevelParams, EmptyResult>({ versions: LEGACY, capability: ["logging"], check: emptyResult("logging/setLevel") }),
+} as const satisfies Record<string, MethodSpec<unknown, unknown>>;
+
+export type Method = keyof typeof METHODS;
+export type ParamsOf<M extends Method> = (typeof METHODS)[M] extends MethodSpec<infer P, unknown> ? P : never;
+export type ResultOf<M extends Method> = (typeof METHODS)[M] extends MethodSpec<unknown, infer R> ? R : never;
+
+/**
+ * Requests the protocol layer sends on its own (negotiation, subscriptions): their versions,
+ * for the availability rule; their results are checked where they are sent.
+ */
+const INTERNAL: Readonly<Record<string, readonly ProtocolVersion[]>> = {
+  initialize: LEGACY,
+  "server/discover": MODERN_VERSIONS,
+  "subscriptions/listen": MODERN_VERSIONS,
 };
 
-const ALL: readonly ProtocolVersion[] = ["2025-06-18", "2025-11-25", "2026-07-28"];
-const LEGACY: readonly ProtocolVersion[] = ["2025-06-18", "2025-11-25"];
-const MODERN: readonly ProtocolVersion[] = ["2026-07-28"];
+const ROWS: Readonly<Record<string, MethodSpec<unknown, unknown> | undefined>> = METHODS;
 
-const METHODS: Readonly<Record<string, Availability>> = {
-  ping: { versions: LEGACY },
-  "tools/list": { versions: ALL, capability: ["tools"] },
-  "tools/call": { versions: ALL, capability: ["tools"] },
-  "resources/list": { versions: ALL, capability: ["resources"] },
-  "resources/templates/list": { versions: ALL, capability: ["resources"] },
-  "resources/read": { versions: ALL, capability: ["resources"] },
-  "resources/subscribe": { versions: LEGACY, capability: ["resources", "subscribe"] },
-  "resources/unsubscribe": { versions: LEGACY, capability: ["resources", "subscribe"] },
-  "prompts/list": { versions: ALL, capability: ["prompts"] },
-  "prompts/get": { versions: ALL, capability: ["prompts"] },
-  "completion/complete": { versions: ALL, capability: ["completions"] },
-  "logging/setLevel": { versions: LEGACY, capability: ["logging"] },
-  "server/discover": { versions: MODERN },
-  "subscriptions/listen": { versions: MODERN },
-  "tasks/get": { versions: ["2025-11-25", "2026-07-28"] },
-  "tasks/result": { versions: ["2025-11-25"] },
-  "tasks/list": { versions: ["2025-11-25"] },
-  "tasks/cancel": { versions: ["2025-11-25", "2026-07-28"] },
-  "tasks/update": { versions: MODERN },
-};
-
-/** Requests whose result may ask for input (MRTR) and to which legacy server input may relate. */
-export const CALL_METHODS: ReadonlySet<string> = new Set(["tools/call", "resources/read", "prompts/get", "tasks/result"]);
+/** Whether `method` is a call. */
+export function isCallMethod(method: string): boolean {
+  return ROWS[method]?.call === true;
+}
 
 /** Why `method` cannot be sent, or undefined when it can. */
-export function unavailableReason(
-  method: string,
-  version: ProtocolVersion,
-  capabilities: ServerCapabilities,
-): string | undefined {
-  const entry = METHODS[method];
-  if (entry === undefined) return undefined;
-  if (!entry.versions.includes(version)) {
-    return `${method} does not exist in protocol version ${version} (${eraOf(version)} era)`;
-  }
-  const path = entry.capability;
+export function unavailableReason(method: string, version: ProtocolVersion, capabilities: ServerCapabilities): string | undefined {
+  const entry = ROWS[method];
+  const versions = entry?.versions ?? INTERNAL[method];
+  if (versions === undefined) return undefined;
+  if (!versions.includes(version)) return `${method} does not exist in protocol version ${version} (${eraOf(version)} era)`;
+  const path = entry?.capability;
   if (path === undefined) return undefined;
   const [area, flag] = path;
   const declared = capabilities[area];
   if (declared === undefined || declared === null) return `the server did not declare the "${area}" capability`;
-  if (flag !== undefined && (declared as Record<string, unknown>)[flag] !== true) {
-    return `the server did not declare "${area}.${flag}"`;
-  }
+  if (flag !== undefined && (declared as Record<string, unknown>)[flag] !== true) return `the server did not declare "${area}.${flag}"`;
   return undefined;
 }

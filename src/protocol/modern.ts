@@ -1,45 +1,84 @@
 /**
- * Requests in the modern era (2026-07-28): each carries the envelope in `_meta` (and over
- * HTTP the headers that mirror it), each result's `resultType` is checked, and calls that ask
- * for input run the MRTR flow. Over HTTP, tools whose `x-mcp-header` annotations are invalid
- * are dropped from `tools/list`, and the others' annotations are remembered to build the
- * `Mcp-Param-*` headers of their calls.
+ * The modern era (2026-07-28): no handshake and no session; each request carries the envelope
+ * in `_meta` (and over HTTP the headers that mirror it), each result's `resultType` is
+ * checked, and calls that ask for input run the MRTR flow. The server sends no requests and
+ * the client no responses: a server request is logged and left unanswered, garbage is only
+ * logged. A request given up is cancelled by notification over stdio, by closing its stream
+ * over HTTP. Over HTTP, tools whose `x-mcp-header` annotations are invalid are dropped from
+ * `tools/list`, and the others' annotations are remembered to build the `Mcp-Param-*` headers
+ * of their calls.
  */
 import { ClientError, ErrorCode } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
+import { now } from "../util/time.js";
+import type { InboundRequest } from "../rpc/inbound-request.js";
+import type { PendingCall } from "../rpc/pending-call.js";
 import type { RpcPeer } from "../rpc/peer.js";
-import type { CallOptions } from "./call-options.js";
+import type { EraPolicy } from "../transport/transport.js";
+import { clientCapabilities, type InputFeatures } from "./capabilities.js";
+import type { ConnectionHooks, EraCodec, Negotiated } from "./era-codec.js";
 import { modernHeaders } from "./http-headers.js";
-import type { Envelope } from "./meta.js";
-import { CALL_METHODS } from "./methods.js";
-import { runWithInput, type AnswerInputs } from "./mrtr.js";
+import { Envelope } from "./meta.js";
+import { isCallMethod, type CallOptions } from "./methods.js";
+import { classifyResult, runWithInput } from "./mrtr.js";
 import { allPages } from "./pagination.js";
-import { checkListTools } from "./results.js";
-import { classifyResult } from "./result-type.js";
-import type { LoggingLevel, Tool } from "./types/index.js";
+import { checkListTools, type CheckContext } from "./results.js";
+import { Subscriptions, type ListenFilter, type Subscription } from "./subscriptions.js";
+import type { Implementation, LoggingLevel, Tool } from "./types/index.js";
+import type { ModernVersion } from "./versions.js";
 import { headerParams, type HeaderParam } from "./x-mcp-header.js";
 
 export interface ModernSettings {
   serverId: string;
   logger: Logger;
-  http: boolean;
-  envelope: Envelope;
+  transport: "stdio" | "http";
+  clientInfo: Implementation;
+  features: InputFeatures;
   maxInputRounds: number;
+  /** The log level asked for on every request that names none. */
   logLevel: LoggingLevel | undefined;
-  answer: AnswerInputs;
-  /** The connection's life: an MRTR flow stops when it ends. */
-  lifetime: () => AbortSignal;
 }
 
 type LegOptions = CallOptions & { onId?: (id: number) => void; cancellable?: boolean };
 
-export class ModernCodec {
-  private readonly toolHeaders = new Map<string, HeaderParam[]>();
+export class ModernCodec implements EraCodec {
+  readonly era = "modern" as const;
+  readonly version: ModernVersion;
+  readonly negotiated: Negotiated;
+  readonly answersInvalid = false;
+  readonly policy: EraPolicy;
+  private readonly http: boolean;
+  private readonly envelope: Envelope;
+  private readonly subscriptions: Subscriptions;
+  /** The `x-mcp-header` params of each listed tool; replaced when a whole listing is done. */
+  private toolHeaders = new Map<string, HeaderParam[]>();
+  /** The params seen so far by a listing under way (from its first page). */
+  private listing: Map<string, HeaderParam[]> | undefined;
+  /** Aborts when the connection ends; made only when a flow needs it (MRTR). */
+  private lifetime: AbortController | undefined;
+  private endedWith: ClientError | undefined;
 
   constructor(
     private readonly peer: RpcPeer,
+    negotiated: Negotiated<ModernVersion>,
     private readonly settings: ModernSettings,
-  ) {}
+    private readonly hooks: ConnectionHooks,
+  ) {
+    this.negotiated = negotiated;
+    this.version = negotiated.protocolVersion;
+    this.http = settings.transport === "http";
+    this.policy = { protocolVersion: this.version, sessions: false, standaloneStream: false, resumable: false };
+    this.envelope = new Envelope(this.version, settings.clientInfo, clientCapabilities(settings.features, this.version));
+    this.subscriptions = new Subscriptions(peer, this, !this.http);
+  }
+
+  get callsInFlight(): number {
+    return this.peer.callsInFlight;
+  }
+
+  start(): void {
+    // No handshake: the first request is normal operation.
+  }
 
   /** One request, and the MRTR flow when its result asks for input. */
   request(method: string, params: Record<string, unknown> | undefined, options: CallOptions): Promise<Record<string, unknown>> {
@@ -51,11 +90,48 @@ export class ModernCodec {
         maxTotalTimeout: options.maxTotalTimeout,
         signal: options.signal,
         assigns: options.assigns,
-        lifetime: this.settings.lifetime,
+        lifetime: () => this.lifetimeSignal,
       },
       (sent, signal, total) => this.leg(method, sent, options, signal, total),
-      this.settings.answer,
+      (requests, call) => this.hooks.answerInputs(requests, call, this),
     );
+  }
+
+  /** 2026-07-28 cancellation: a notification on stdio; over HTTP closing the stream is the cancel. */
+  cancel(call: PendingCall, reason: string): void {
+    if (!this.http && call.cancellable) this.peer.notify("notifications/cancelled", { requestId: call.id, reason });
+  }
+
+  serverRequest(request: InboundRequest): void {
+    // Servers MUST NOT send requests, and clients never send responses.
+    this.settings.logger.warn(`server "${this.settings.serverId}" sent a request (${request.method}) on a modern connection; ignored`);
+    request.abandon(undefined);
+  }
+
+  consume(method: string, params: Record<string, unknown>): boolean {
+    if (this.subscriptions.consume(method, params)) return true;
+    if (method !== "notifications/cancelled") return false;
+    this.settings.logger.debug("a cancellation for no request in progress was ignored", { params });
+    return true;
+  }
+
+  listen(filter: ListenFilter, ackTimeout: number): Promise<Subscription> {
+    return this.subscriptions.listen(filter, ackTimeout);
+  }
+
+  end(reason: ClientError): void {
+    this.endedWith ??= reason;
+    this.lifetime?.abort(reason);
+    this.subscriptions.endAll(reason);
+  }
+
+  /** An abort signal for the connection's life (MRTR flows stop with it). */
+  private get lifetimeSignal(): AbortSignal {
+    if (this.lifetime === undefined) {
+      this.lifetime = new AbortController();
+      if (this.endedWith !== undefined) this.lifetime.abort(this.endedWith);
+    }
+    return this.lifetime.signal;
   }
 
   /**
@@ -63,21 +139,15 @@ export class ModernCodec {
    * -32020 (its Mcp-Param headers do not match) is sent again once, after the tools are listed
    * afresh: the tool's schema may have changed (2026-07-28 streamable-http, "Client Behavior").
    */
-  leg(
-    method: string,
-    params: Record<string, unknown> | undefined,
-    options: LegOptions,
-    signal: AbortSignal | undefined,
-    maxTotalTimeout: number | undefined,
-  ): Promise<unknown> {
-    if (!this.settings.http || method !== "tools/call") return this.send(method, params, options, signal, maxTotalTimeout);
-    const started = maxTotalTimeout === undefined ? 0 : Date.now();
+  leg(method: string, params: Record<string, unknown> | undefined, options: LegOptions, signal: AbortSignal | undefined, maxTotalTimeout: number | undefined): Promise<unknown> {
+    if (!this.http || method !== "tools/call") return this.send(method, params, options, signal, maxTotalTimeout);
+    const started = maxTotalTimeout === undefined ? 0 : now();
     return this.send(method, params, options, signal, maxTotalTimeout).catch(async (error: unknown) => {
       if (!(error instanceof ClientError && error.kind === "rpc" && error.code === ErrorCode.HeaderMismatch)) throw error;
       // The re-listing and the second try share what is left of the leg's total bound.
       const left = (): number | undefined => {
         if (maxTotalTimeout === undefined) return undefined;
-        const ms = maxTotalTimeout - (Date.now() - started);
+        const ms = maxTotalTimeout - (now() - started);
         if (ms > 0) return ms;
         throw new ClientError("timeout", `${method} timed out after ${maxTotalTimeout} ms (maxTotalTimeout)`, { serverId: this.settings.serverId });
       };
@@ -86,15 +156,9 @@ export class ModernCodec {
     });
   }
 
-  private send(
-    method: string,
-    params: Record<string, unknown> | undefined,
-    options: LegOptions,
-    signal: AbortSignal | undefined,
-    maxTotalTimeout: number | undefined,
-  ): Promise<unknown> {
-    const headers = this.settings.http ? modernHeaders(method, params, this.headerParamsFor(method, params)) : undefined;
-    const sent = this.settings.envelope.wrap(params, options.logLevel ?? this.settings.logLevel);
+  private send(method: string, params: Record<string, unknown> | undefined, options: LegOptions, signal: AbortSignal | undefined, maxTotalTimeout: number | undefined): Promise<unknown> {
+    const headers = this.http ? modernHeaders(method, params, this.headerParamsFor(method, params)) : undefined;
+    const sent = this.envelope.wrap(params, options.logLevel ?? this.settings.logLevel);
     const init = {
       timeout: options.timeout,
       maxTotalTimeout,
@@ -106,27 +170,36 @@ export class ModernCodec {
       onId: options.onId,
       cancellable: options.cancellable,
     };
-    return this.peer.request(method, sent, init, CALL_METHODS.has(method));
+    return this.peer.request(method, sent, init, isCallMethod(method));
   }
 
   /**
    * Keeps the tools a client may expose over HTTP: a tool with an invalid `x-mcp-header`
-   * annotation is dropped (and logged); the others' annotations are remembered for their calls.
-   * Over stdio the annotations may be ignored, and are.
+   * annotation is dropped (and logged); the others' annotations are remembered for their
+   * calls, and when a listing from its first page to its last is done, a tool it did not list
+   * is forgotten. Over stdio the annotations may be ignored, and are.
    */
-  acceptTools(tools: Tool[]): Tool[] {
-    if (!this.settings.http) return tools;
-    return tools.filter((tool) => {
+  acceptTools(tools: Tool[], first: boolean, last: boolean): Tool[] {
+    if (!this.http) return tools;
+    if (first) this.listing = new Map();
+    const kept = tools.filter((tool) => {
       const found = headerParams(tool.inputSchema);
       if (!found.ok) {
         this.settings.logger.warn(`server "${this.settings.serverId}": dropped tool "${tool.name}": ${found.reason}`);
         this.toolHeaders.delete(tool.name);
         return false;
       }
-      if (found.params.length > 0) this.toolHeaders.set(tool.name, found.params);
-      else this.toolHeaders.delete(tool.name);
+      if (found.params.length > 0) {
+        this.toolHeaders.set(tool.name, found.params);
+        this.listing?.set(tool.name, found.params);
+      } else this.toolHeaders.delete(tool.name);
       return true;
     });
+    if (last && this.listing !== undefined) {
+      this.toolHeaders = this.listing;
+      this.listing = undefined;
+    }
+    return kept;
   }
 
   private headerParamsFor(method: string, params: Record<string, unknown> | undefined): HeaderParam[] | undefined {
@@ -135,10 +208,14 @@ export class ModernCodec {
 
   /** Lists the tools afresh; each page's request is bounded by what `left()` says remains. */
   private async refreshTools(options: CallOptions, signal: AbortSignal | undefined, left: () => number | undefined): Promise<void> {
+    const context: CheckContext = {
+      version: this.version,
+      dropped: (method, index, reason) => this.settings.logger.warn(`server "${this.settings.serverId}": dropped entry ${index} of ${method}: ${reason}`),
+    };
     await allPages("modern", async (cursor) => {
       const raw = await this.send("tools/list", cursor === undefined ? undefined : { cursor }, { timeout: options.timeout }, signal, left());
-      const page = checkListTools(classifyResult("tools/list", raw).result).result;
-      this.acceptTools(page.tools);
+      const page = checkListTools(classifyResult("tools/list", raw).result, context);
+      this.acceptTools(page.tools, cursor === undefined, page.nextCursor === undefined);
       return { items: [], nextCursor: page.nextCursor };
     });
   }

@@ -8,12 +8,17 @@
  * Time: each leg (one request and its response) has the call's `timeout`; the Handler's time
  * between legs does not count against it; `maxTotalTimeout` bounds the whole flow, Handler time
  * included. An abort at any point ends the flow and aborts the Handler's signal.
+ *
+ * `resultType` (2026-07-28 basic/index): missing means "complete" (older servers never send
+ * it); "input_required" is allowed only on calls; any other value is one this client does not
+ * know, which the spec says to treat as invalid.
  */
 import { expectObject, protocolError } from "../util/assert.js";
-import { ClientError } from "../util/errors.js";
+import { ClientError, InvalidArgumentError } from "../util/errors.js";
 import { isObject } from "../util/json.js";
-import { classifyResult } from "./result-type.js";
-import { SpanBound } from "./span-bound.js";
+import { excerpt } from "../util/text.js";
+import { SpanBound, delay, now } from "../util/time.js";
+import { isCallMethod } from "./methods.js";
 
 export interface InputRequest {
   method: string;
@@ -56,7 +61,7 @@ export async function runWithInput(
   leg: Leg,
   answer: AnswerInputs,
 ): Promise<Record<string, unknown>> {
-  const started = Date.now();
+  const started = now();
   const first = classifyResult(options.method, await leg(params, options.signal, options.maxTotalTimeout));
   if (first.kind === "complete") return first.result;
   return continueWithInput(params, first.result, options, leg, answer, started);
@@ -73,7 +78,7 @@ export async function continueWithInput(
 ): Promise<Record<string, unknown>> {
   const total = options.maxTotalTimeout;
   const lifetime = options.lifetime?.();
-  const span = new SpanBound([options.signal, lifetime], total === undefined ? undefined : Math.max(0, started + total - Date.now()), () => new Error(`maxTotalTimeout of ${total} ms`));
+  const span = new SpanBound([options.signal, lifetime], total === undefined ? undefined : Math.max(0, started + total - now()), () => new Error(`maxTotalTimeout of ${total} ms`));
   try {
     return await rounds(params, asked, options, leg, answer, span.signal);
   } catch (error) {
@@ -108,7 +113,7 @@ async function rounds(
     let inputResponses: Record<string, unknown> | undefined;
     if (asked.inputRequests === undefined) {
       // Only state: the server sheds load and asks to come back; wait a little, more each time.
-      await sleep(pause, signal);
+      await delay(pause, signal);
       pause = Math.min(pause * 2, MAX_PAUSE_MS);
     } else {
       inputResponses = await answer(asked.inputRequests, { assigns: options.assigns, signal });
@@ -116,7 +121,7 @@ async function rounds(
     }
     // One literal, one shape; JSON leaves out what is undefined (no state when none was given).
     const sent = { ...params, inputResponses, requestState: asked.requestState };
-    const classified = classifyResult(options.method, await leg(sent, signal, undefined));
+    const classified = classifyResult(options.method, await leg(sent, signal, undefined).catch(unsendableAnswer));
     if (classified.kind === "complete") return classified.result;
     result = classified.result;
   }
@@ -144,18 +149,24 @@ function checkInputRequired(result: Record<string, unknown>, method: string): In
   return { inputRequests: map as Record<string, InputRequest>, requestState: state };
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  if (signal === undefined) return new Promise((resolve) => setTimeout(resolve, ms));
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new ClientError("cancelled", "cancelled", { cause: signal.reason }));
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new ClientError("cancelled", "cancelled", { cause: signal.reason }));
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
+/**
+ * The params of a later leg differ from the first's only by the Handler's answers: when they
+ * cannot be serialised (a BigInt in a sampling result), the Handler gave an invalid answer.
+ */
+function unsendableAnswer(error: unknown): never {
+  if (!(error instanceof InvalidArgumentError)) throw error;
+  throw new ClientError("input_handler", `the handler's answer could not be sent: ${error.message}`, { cause: error });
+}
+
+export type Classified = { kind: "complete"; result: Record<string, unknown> } | { kind: "input_required"; result: Record<string, unknown> };
+
+export function classifyResult(method: string, raw: unknown): Classified {
+  if (!isObject(raw)) throw protocolError(`the result of ${method} must be an object`, raw);
+  const type = raw.resultType;
+  if (type === undefined || type === "complete") return { kind: "complete", result: raw };
+  if (type === "input_required") {
+    if (!isCallMethod(method)) throw protocolError(`the server asked for input in reply to ${method}, which may not`, raw);
+    return { kind: "input_required", result: raw };
+  }
+  throw protocolError(`the result of ${method} has a resultType this client does not know: ${excerpt(type, 100)}`, raw);
 }

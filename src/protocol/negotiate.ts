@@ -11,15 +11,14 @@
  *   timeout: legacy, so `initialize`. The fallback never hangs on one error code.
  * A pin speaks exactly that version or fails with an error naming what each side supports.
  */
+import { expectArray, expectObject, field, protocolError } from "../util/assert.js";
 import { ClientError, ErrorCode } from "../util/errors.js";
-import { HttpStatusError } from "../transport/http-body.js";
-import { HttpTransport } from "../transport/http.js";
+import { isObject } from "../util/json.js";
 import type { RpcPeer } from "../rpc/peer.js";
-import type { Transport } from "../transport/transport.js";
 import { clientCapabilities, type InputFeatures } from "./capabilities.js";
-import { checkDiscoverResult } from "./discover.js";
+import type { Negotiated } from "./era-codec.js";
 import { initialize } from "./initialize.js";
-import { Envelope } from "./meta.js";
+import { Envelope, META } from "./meta.js";
 import type { Implementation, ServerCapabilities } from "./types/index.js";
 import {
   LEGACY_VERSIONS,
@@ -32,17 +31,9 @@ import {
   type ProtocolVersion,
 } from "./versions.js";
 
-/** What negotiation settled; the era follows from the version. */
-export interface Negotiated {
-  protocolVersion: ProtocolVersion;
-  serverCapabilities: ServerCapabilities;
-  serverInfo: Implementation;
-  instructions: string | undefined;
-}
-
 export interface NegotiationSettings {
   peer: RpcPeer;
-  transport: Transport;
+  transport: "stdio" | "http";
   clientInfo: Implementation;
   features: InputFeatures;
   pin: ProtocolVersion | undefined;
@@ -59,7 +50,7 @@ type Probe =
 
 export async function negotiate(settings: NegotiationSettings): Promise<Negotiated> {
   const pin = settings.pin;
-  if (pin !== undefined && isLegacyVersion(pin)) return handshake(settings, pin, [pin]);
+  if (pin !== undefined && isLegacyVersion(pin)) return pinnedHandshake(settings, pin);
   if (pin !== undefined && isModernVersion(pin)) {
     const probe = await discover(settings, [pin], [pin]);
     if (probe.kind === "modern") return probe.negotiated;
@@ -98,7 +89,7 @@ async function discover(settings: NegotiationSettings, offered: readonly ModernV
     try {
       raw = await sendDiscover(settings, version);
     } catch (error) {
-      const verdict = judgeProbeFailure(error, settings.transport.kind);
+      const verdict = judgeProbeFailure(error, settings.transport);
       if (verdict.kind === "retry") {
         candidates = verdict.supported;
         continue;
@@ -133,15 +124,9 @@ function noModernVersion(
   throw versionMismatch(why, [...supported], accepts);
 }
 
-/** Over HTTP only `initialize` may start a session: a probe must not take one. */
-function useSessions(settings: NegotiationSettings, sessions: boolean): void {
-  if (settings.transport instanceof HttpTransport) settings.transport.configure({ sessions });
-}
-
 function sendDiscover(settings: NegotiationSettings, version: ModernVersion): Promise<unknown> {
-  useSessions(settings, false);
   const envelope = new Envelope(version, settings.clientInfo, clientCapabilities(settings.features, version));
-  const stdio = settings.transport.kind === "stdio";
+  const stdio = settings.transport === "stdio";
   return settings.peer.request("server/discover", envelope.wrap(undefined), {
     // A legacy server may say nothing at all before `initialize`: wait only so long on stdio.
     timeout: stdio ? settings.probeTimeout : settings.connectTimeout,
@@ -169,7 +154,7 @@ function judgeProbeFailure(error: unknown, transport: "stdio" | "http"): ProbeFa
   }
   if (error.kind === "timeout" && transport === "stdio") return { kind: "legacy", why: "it did not answer server/discover" };
   if (error.kind === "transport" && transport === "http") {
-    const status = error.cause instanceof HttpStatusError ? error.cause.status : undefined;
+    const status = httpStatusOf(error);
     if (status !== undefined && status >= 400 && status < 500) return { kind: "legacy", why: `it answered server/discover with HTTP ${status}` };
   }
   if (error.kind === "protocol" && transport === "http") return { kind: "legacy", why: "its answer to server/discover was not a modern one" };
@@ -178,7 +163,6 @@ function judgeProbeFailure(error: unknown, transport: "stdio" | "http"): ProbeFa
 
 /** The legacy handshake; a modern-only server's -32022 becomes an error naming both sides. */
 async function handshake(settings: NegotiationSettings, offered: LegacyVersion, accepted: readonly LegacyVersion[]): Promise<Negotiated> {
-  useSessions(settings, true);
   try {
     return await initialize(settings.peer, {
       offered,
@@ -195,6 +179,48 @@ async function handshake(settings: NegotiationSettings, offered: LegacyVersion, 
     }
     throw error;
   }
+}
+
+/**
+ * A legacy pin: `initialize` with that version alone. A server that refuses it as a modern-only
+ * server would (an unknown method, an HTTP 4xx) is asked `server/discover`, only to name what
+ * it supports in the error.
+ */
+async function pinnedHandshake(settings: NegotiationSettings, pin: LegacyVersion): Promise<Negotiated> {
+  try {
+    return await handshake(settings, pin, [pin]);
+  } catch (error) {
+    if (!refusedAsModern(error) || settings.signal?.aborted === true || settings.peer.isClosed) throw error;
+    const supported = await modernVersionsOf(settings);
+    if (supported === undefined) throw error;
+    throw versionMismatch(`this connection is pinned to ${pin}, but the server refused initialize (${(error as ClientError).message})`, supported, [pin], error);
+  }
+}
+
+/** `initialize` refused the way a server without it refuses: -32601, or an HTTP 4xx. */
+function refusedAsModern(error: unknown): boolean {
+  if (!(error instanceof ClientError)) return false;
+  if (error.kind === "rpc") return error.code === ErrorCode.MethodNotFound;
+  const status = httpStatusOf(error);
+  return error.kind === "transport" && status !== undefined && status >= 400 && status < 500;
+}
+
+/** The versions a modern server lists, asked only to name them in an error. */
+async function modernVersionsOf(settings: NegotiationSettings): Promise<string[] | undefined> {
+  for (const version of MODERN_VERSIONS) {
+    try {
+      return checkDiscoverResult(await sendDiscover(settings, version)).supportedVersions;
+    } catch (error) {
+      const supported = error instanceof ClientError && error.kind === "rpc" ? supportedIn(error.data) : undefined;
+      if (supported !== undefined) return supported;
+    }
+  }
+  return undefined;
+}
+
+function httpStatusOf(error: ClientError): number | undefined {
+  const status = isObject(error.data) ? error.data.status : undefined;
+  return typeof status === "number" ? status : undefined;
 }
 
 /**
@@ -225,4 +251,35 @@ function versionMismatch(why: string, server: readonly string[] | undefined, cli
     cause,
     data: { serverSupports: server, clientAccepts: client },
   });
+}
+
+// ---- server/discover ---------------------------------------------------------------------------
+
+export interface Discovered {
+  supportedVersions: string[];
+  serverCapabilities: ServerCapabilities;
+  serverInfo: Implementation;
+  instructions: string | undefined;
+}
+
+const UNKNOWN_SERVER: Implementation = { name: "", version: "" };
+
+/**
+ * The result of `server/discover` (2026-07-28 server/discover): what a modern server supports
+ * and offers, in place of `initialize`'s; its identity comes in `_meta`.
+ */
+export function checkDiscoverResult(raw: unknown): Discovered {
+  const path = "the result of server/discover";
+  const result = expectObject(raw, path, raw);
+  const versions = expectArray(result.supportedVersions, field(path, "supportedVersions"), raw);
+  if (!versions.every((v) => typeof v === "string")) throw protocolError(`${field(path, "supportedVersions")} must hold strings`, raw);
+  const capabilities = expectObject(result.capabilities, field(path, "capabilities"), raw);
+  const meta = result._meta;
+  const info = isObject(meta) ? meta[META.serverInfo] : undefined;
+  return {
+    supportedVersions: versions,
+    serverCapabilities: capabilities,
+    serverInfo: isObject(info) && typeof info.name === "string" ? (info as Implementation) : UNKNOWN_SERVER,
+    instructions: typeof result.instructions === "string" ? result.instructions : undefined,
+  };
 }

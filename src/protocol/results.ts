@@ -2,13 +2,15 @@
  * Checks on what a server returns, field by field, at the boundary. Only the fields the client
  * relies on are checked; everything else passes through untouched (tool schemas and
  * `structuredContent` are kept exactly as received). A list entry that is unusable (a tool
- * without a name) is dropped and reported rather than failing the whole list.
+ * without a name) is dropped and reported through the context rather than failing the list.
+ * The method table (`methods.ts`) names the check of each method.
  */
 import { expectArray, expectObject, field, index, protocolError } from "../util/assert.js";
 import { isObject } from "../util/json.js";
 import type {
   CallToolResult,
   CompleteResult,
+  EmptyResult,
   GetPromptResult,
   ListPromptsResult,
   ListResourceTemplatesResult,
@@ -17,34 +19,47 @@ import type {
   ReadResourceResult,
   Result,
 } from "./types/index.js";
+import type { ProtocolVersion } from "./versions.js";
 
-export interface Dropped {
-  index: number;
-  reason: string;
+/** Who a check reports to, and the version whose rules apply. */
+export interface CheckContext {
+  readonly version: ProtocolVersion;
+  /** An unusable entry of a list was left out. */
+  dropped(method: string, index: number, reason: string): void;
 }
 
-export type Checked<T> = { result: T; dropped: Dropped[] };
+export type ResultCheck<R> = (raw: unknown, context: CheckContext) => R;
 
 export function checkResult(raw: unknown, method: string): Result {
   return expectObject(raw, `the result of ${method}`, raw);
 }
 
+/** The check of a method whose result says nothing beyond success. */
+export const emptyResult =
+  (method: string): ResultCheck<EmptyResult> =>
+  (raw) =>
+    checkResult(raw, method);
+
 type EntryCheck = (entry: Record<string, unknown>) => string | undefined;
 
-function checkList<T>(raw: unknown, method: string, key: string, entryProblem: EntryCheck): Checked<T> {
+function checkList<T>(raw: unknown, context: CheckContext, method: string, key: string, entryProblem: EntryCheck): T {
   const result = checkResult(raw, method);
   const path = field(`the result of ${method}`, key);
   const entries = expectArray(result[key], path, raw);
-  const dropped: Dropped[] = [];
-  const kept: unknown[] = [];
-  entries.forEach((entry, i) => {
-    const reason = isObject(entry) ? entryProblem(entry) : `${index(path, i)} is not an object`;
-    if (reason === undefined) kept.push(entry);
-    else dropped.push({ index: i, reason });
-  });
   const cursor = result.nextCursor;
-  if (cursor !== undefined && typeof cursor !== "string") throw protocolError(`${field(path, "nextCursor")} must be a string`, raw);
-  return { result: (dropped.length === 0 ? result : { ...result, [key]: kept }) as T, dropped };
+  if (cursor !== undefined && typeof cursor !== "string") throw protocolError(`${field(`the result of ${method}`, "nextCursor")} must be a string`, raw);
+  let kept: unknown[] | undefined;
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    const reason = isObject(entry) ? entryProblem(entry) : `${index(path, i)} is not an object`;
+    if (reason === undefined) {
+      kept?.push(entry);
+      continue;
+    }
+    kept ??= entries.slice(0, i);
+    context.dropped(method, i, reason);
+  }
+  return (kept === undefined ? result : { ...result, [key]: kept }) as T;
 }
 
 const needsString = (entry: Record<string, unknown>, ...names: string[]): string | undefined => {
@@ -52,22 +67,22 @@ const needsString = (entry: Record<string, unknown>, ...names: string[]): string
   return undefined;
 };
 
-export function checkListTools(raw: unknown): Checked<ListToolsResult> {
-  return checkList(raw, "tools/list", "tools", (tool) =>
+export function checkListTools(raw: unknown, context: CheckContext): ListToolsResult {
+  return checkList(raw, context, "tools/list", "tools", (tool) =>
     needsString(tool, "name") ?? (isObject(tool.inputSchema) ? undefined : `tool "${String(tool.name)}" has no inputSchema object`),
   );
 }
 
-export function checkListResources(raw: unknown): Checked<ListResourcesResult> {
-  return checkList(raw, "resources/list", "resources", (entry) => needsString(entry, "uri", "name"));
+export function checkListResources(raw: unknown, context: CheckContext): ListResourcesResult {
+  return checkList(raw, context, "resources/list", "resources", (entry) => needsString(entry, "uri", "name"));
 }
 
-export function checkListResourceTemplates(raw: unknown): Checked<ListResourceTemplatesResult> {
-  return checkList(raw, "resources/templates/list", "resourceTemplates", (entry) => needsString(entry, "uriTemplate", "name"));
+export function checkListResourceTemplates(raw: unknown, context: CheckContext): ListResourceTemplatesResult {
+  return checkList(raw, context, "resources/templates/list", "resourceTemplates", (entry) => needsString(entry, "uriTemplate", "name"));
 }
 
-export function checkListPrompts(raw: unknown): Checked<ListPromptsResult> {
-  return checkList(raw, "prompts/list", "prompts", (entry) => needsString(entry, "name"));
+export function checkListPrompts(raw: unknown, context: CheckContext): ListPromptsResult {
+  return checkList(raw, context, "prompts/list", "prompts", (entry) => needsString(entry, "name"));
 }
 
 export function checkCallTool(raw: unknown): CallToolResult {

@@ -9,7 +9,7 @@
  */
 import { ClientError } from "../util/errors.js";
 import { isObject } from "../util/json.js";
-import { fitsTimer } from "../rpc/deadline.js";
+import { fitsTimer } from "../util/time.js";
 import type { RpcPeer } from "../rpc/peer.js";
 import { META } from "./meta.js";
 import type { ModernCodec } from "./modern.js";
@@ -40,6 +40,8 @@ export class Subscriptions {
   constructor(
     private readonly peer: RpcPeer,
     private readonly codec: ModernCodec,
+    /** Over stdio a request is cancelled by notification; over HTTP abandoning it closes its stream. */
+    private readonly notifyCancel: boolean,
   ) {}
 
   /** Opens a subscription; resolves once the server acknowledged it. */
@@ -59,8 +61,7 @@ export class Subscriptions {
       };
       const close = (error?: ClientError): void => {
         if (!this.live.has(id)) return;
-        // Over stdio a request is cancelled by notification; over HTTP abandoning it closes its stream.
-        if (this.peer.options.cancelWithNotification) this.peer.notify("notifications/cancelled", { requestId: id, reason: "the client closed the subscription" });
+        if (this.notifyCancel) this.peer.notify("notifications/cancelled", { requestId: id, reason: "the client closed the subscription" });
         finish(error);
       };
       const timer = fitsTimer(ackTimeout)

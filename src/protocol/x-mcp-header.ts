@@ -7,6 +7,7 @@
  * over Streamable HTTP.
  */
 import { isObject } from "../util/json.js";
+import { excerpt } from "../util/text.js";
 
 export interface HeaderParam {
   /** The `{Name}` of `Mcp-Param-{Name}`, as the schema spells it. */
@@ -22,10 +23,16 @@ const VALUE_KEYWORDS = new Set(["enum", "const", "default", "examples"]);
 
 export type HeaderParams = { ok: true; params: HeaderParam[] } | { ok: false; reason: string };
 
+/**
+ * How deep a schema is walked. A tool's schema nested deeper than this is refused like an
+ * invalid annotation (the walk is recursive, and a server must not be able to exhaust the stack).
+ */
+export const MAX_SCHEMA_DEPTH = 64;
+
 export function headerParams(inputSchema: unknown): HeaderParams {
   const params: HeaderParam[] = [];
   const problems: string[] = [];
-  walk(inputSchema, [], params, problems);
+  walk(inputSchema, [], params, problems, 0);
   if (problems.length > 0) return { ok: false, reason: problems[0]! };
   const seen = new Set<string>();
   for (const param of params) {
@@ -37,19 +44,20 @@ export function headerParams(inputSchema: unknown): HeaderParams {
 }
 
 /** `path` is the `properties` chain to `node`, or null once the chain went through anything else. */
-function walk(node: unknown, path: string[] | null, params: HeaderParam[], problems: string[]): void {
+function walk(node: unknown, path: string[] | null, params: HeaderParam[], problems: string[], depth: number): void {
+  if (typeof node !== "object" || node === null || problems.length > 0) return;
+  if (depth > MAX_SCHEMA_DEPTH) return void problems.push(`the schema is nested deeper than ${MAX_SCHEMA_DEPTH} levels`);
   if (Array.isArray(node)) {
-    for (const item of node) walk(item, null, params, problems);
+    for (const item of node) walk(item, null, params, problems, depth + 1);
     return;
   }
-  if (!isObject(node)) return;
   if ("x-mcp-header" in node) annotation(node, path, params, problems);
   for (const [key, value] of Object.entries(node)) {
     if (key === "x-mcp-header" || VALUE_KEYWORDS.has(key)) continue;
     if (key === "properties" && isObject(value)) {
-      for (const [name, sub] of Object.entries(value)) walk(sub, path === null ? null : [...path, name], params, problems);
+      for (const [name, sub] of Object.entries(value)) walk(sub, path === null ? null : [...path, name], params, problems, depth + 2);
     } else {
-      walk(value, null, params, problems);
+      walk(value, null, params, problems, depth + 1);
     }
   }
 }
@@ -60,7 +68,7 @@ function annotation(node: Record<string, unknown>, path: string[] | null, params
   if (path === null || path.length === 0) return void problems.push(`x-mcp-header at ${where}`);
   if (typeof name !== "string" || !TOKEN.test(name)) return void problems.push(`x-mcp-header at ${where} is not an HTTP token`);
   if (primitiveType(node.type) === undefined) {
-    return void problems.push(`x-mcp-header at ${where} is on a ${JSON.stringify(node.type)} property, not a string, integer or boolean`);
+    return void problems.push(`x-mcp-header at ${where} is on a ${excerpt(node.type, 60)} property, not a string, integer or boolean`);
   }
   params.push({ name, path });
 }

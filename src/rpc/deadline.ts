@@ -3,13 +3,13 @@
  * user is busy answering it) and restarted (on progress), bounded by `maxTotal` ms from the
  * start, which no pause or restart extends.
  *
- * All the deadlines of a peer share one timer (`DeadlineQueue`), armed for the earliest one and
- * left armed when a request settles: arming and clearing a Node timer per request cost about a
- * tenth of the client's CPU per sequential call, while most requests settle long before their
- * deadline. When it fires, the queue expires what is due and re-arms for the next.
- *
- * Time comes from `setTimeout` and `Date.now()`, so fake timers move it in tests.
+ * All the deadlines of a client share one timer (`DeadlineQueue`), armed for the earliest one
+ * and left armed when a request settles, since most requests settle long before their deadline
+ * and a timer per request is work per request. When it fires, the queue expires what is due and
+ * re-arms for the next. Time is the monotonic `now()`.
  */
+import { MAX_TIMER_MS, now } from "../util/time.js";
+
 export type ExpiryReason = "timeout" | "maxTotalTimeout";
 
 /** Who is told when a deadline passes (an object, so that no closure is made per request). */
@@ -17,20 +17,10 @@ export interface DeadlineOwner {
   expired(reason: ExpiryReason): void;
 }
 
-/** Delays beyond this overflow Node's timer (it fires at once): treat them as "no deadline". */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** Whether `ms` is a delay a Node timer keeps; anything else (Infinity, too long) is no bound at all. */
-export function fitsTimer(ms: number | undefined): ms is number {
-  return ms !== undefined && Number.isFinite(ms) && ms >= 0 && ms <= MAX_TIMER_MS;
-}
-
 export class DeadlineQueue {
   private readonly live = new Set<Deadline>();
   private timer: NodeJS.Timeout | undefined;
   private armedFor = Infinity;
-  /** The `setTimeout` the timer was armed with. */
-  private clock: typeof setTimeout | undefined;
 
   /** @internal */
   watch(deadline: Deadline): void {
@@ -48,37 +38,36 @@ export class DeadlineQueue {
 
   /** @internal A deadline moved to `at`: make sure the timer fires by then. */
   due(at: number): void {
-    // A fake clock (tests) replaces setTimeout: a timer armed on the other clock would not fire
-    // on this one, so a change of clock re-arms.
-    if (at < this.armedFor || this.clock !== setTimeout) this.arm(at);
+    if (at < this.armedFor) this.arm(at);
   }
 
   private arm(at: number): void {
     clearTimeout(this.timer);
     this.armedFor = at;
-    this.clock = setTimeout;
-    this.timer = setTimeout(() => this.fire(), Math.max(0, at - Date.now()));
+    // A deadline further off than a timer holds is reached in steps: the timer fires early,
+    // finds nothing due, and arms again.
+    this.timer = setTimeout(() => this.fire(), Math.min(Math.max(0, at - now()), MAX_TIMER_MS));
     if (this.live.size === 0) this.timer.unref();
   }
 
   private fire(): void {
     this.timer = undefined;
     this.armedFor = Infinity;
-    const now = Date.now();
+    const at = now();
     let next = Infinity;
     for (const deadline of this.live) {
-      const at = deadline.dueAt;
-      if (at <= now) {
+      const due = deadline.dueAt;
+      if (due <= at) {
         this.live.delete(deadline);
-        deadline.expire(now);
-      } else if (at < next) next = at;
+        deadline.expire(at);
+      } else if (due < next) next = due;
     }
     if (next !== Infinity) this.arm(next);
   }
 }
 
 export class Deadline {
-  /** When the deadline falls (ms since the epoch), Infinity when none runs. */
+  /** When the deadline falls (on the `now()` clock), Infinity when none runs. */
   dueAt = Infinity;
   private readonly totalAt: number;
   private pauses = 0;
@@ -93,9 +82,9 @@ export class Deadline {
     maxTotal: number | undefined,
     private readonly owner: DeadlineOwner,
   ) {
-    const now = Date.now();
-    this.totalAt = fitsTimer(maxTotal) ? now + maxTotal : Infinity;
-    if (fitsTimer(timeout)) this.clockAt = now + timeout;
+    const start = now();
+    this.totalAt = isBound(maxTotal) ? start + maxTotal : Infinity;
+    if (isBound(timeout)) this.clockAt = start + timeout;
     this.dueAt = Math.min(this.clockAt, this.totalAt);
     if (this.dueAt !== Infinity) queue.watch(this);
   }
@@ -103,7 +92,7 @@ export class Deadline {
   /** Stops the per-request clock; nests. The total bound keeps running. */
   pause(): void {
     if (this.done || this.pauses++ > 0 || this.clockAt === Infinity) return;
-    this.left = Math.max(0, this.clockAt - Date.now());
+    this.left = Math.max(0, this.clockAt - now());
     this.clockAt = Infinity;
     this.dueAt = this.totalAt;
   }
@@ -112,15 +101,15 @@ export class Deadline {
   resume(): void {
     if (this.pauses === 0) return;
     this.pauses -= 1;
-    if (this.done || this.pauses > 0 || !fitsTimer(this.timeout)) return;
-    this.moveClock(Date.now() + this.left);
+    if (this.done || this.pauses > 0 || !isBound(this.timeout)) return;
+    this.moveClock(now() + this.left);
   }
 
   /** Progress arrived: the per-request clock starts over (or will, when resumed). */
   restart(): void {
-    if (this.done || !fitsTimer(this.timeout)) return;
+    if (this.done || !isBound(this.timeout)) return;
     if (this.pauses > 0) this.left = this.timeout;
-    else this.moveClock(Date.now() + this.timeout);
+    else this.moveClock(now() + this.timeout);
   }
 
   clear(): void {
@@ -129,10 +118,10 @@ export class Deadline {
   }
 
   /** @internal Called by the queue once `dueAt` has passed. */
-  expire(now: number): void {
+  expire(at: number): void {
     if (this.done) return;
     this.done = true;
-    this.owner.expired(this.totalAt <= now ? "maxTotalTimeout" : "timeout");
+    this.owner.expired(this.totalAt <= at ? "maxTotalTimeout" : "timeout");
   }
 
   private moveClock(at: number): void {
@@ -142,4 +131,9 @@ export class Deadline {
     this.dueAt = due;
     this.queue.due(due);
   }
+}
+
+/** A bound in ms: a finite number of 0 or more (Infinity, and an absent one, are no bound). */
+function isBound(ms: number | undefined): ms is number {
+  return ms !== undefined && Number.isFinite(ms) && ms >= 0;
 }

@@ -3,7 +3,8 @@
  * at all when the server cancelled it (legacy basic/utilities/cancellation: the receiver
  * should not respond to a cancelled request).
  */
-import type { InboundMeta, RequestId } from "../transport/transport.js";
+import type { RequestId } from "../util/json.js";
+import type { InboundMeta } from "../transport/transport.js";
 
 export interface ResponseSink {
   respondWith(message: object): void;

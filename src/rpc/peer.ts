@@ -3,22 +3,32 @@
  * number against number), runs their deadlines, cancellation and progress, and sorts what
  * arrives into responses, server requests and notifications.
  *
- * It never throws on what a server sends. Garbage is logged and dropped, or answered
- * `-32700`/`-32600` with a null id when `answerInvalid` is on (the eras in which a client may
- * send responses at all). The peer knows nothing of MCP eras or methods beyond
- * `notifications/progress` and `notifications/cancelled`, which are JSON-RPC-level utilities.
+ * It never throws on what a server sends. Garbage is logged, counted and reported to the
+ * handlers, which decide whether it is answered (`replyInvalid`): the peer knows nothing of
+ * eras, nor of any method beyond `notifications/progress` and `notifications/cancelled`, the
+ * JSON-RPC-level utilities. Likewise, when the client gives up on a request, the handlers say
+ * how the server hears of it; the peer then releases what carries the reply.
+ *
+ * Lifecycle: `close(error)` rejects every pending call with `error` at once and stops
+ * answering; it is the peer's one end.
  */
-import { ClientError, ErrorCode } from "../util/errors.js";
-import { isObject } from "../util/json.js";
+import { ClientError, ErrorCode, InvalidArgumentError } from "../util/errors.js";
+import { callHost } from "../util/host-call.js";
+import { isObject, isRequestId, type RequestId } from "../util/json.js";
 import type { Logger } from "../util/logger.js";
-import type { InboundMeta, RequestId, Transport, TransportSink } from "../transport/transport.js";
+import { excerpt } from "../util/text.js";
+import type { InboundMeta, Transport, TransportSink } from "../transport/transport.js";
 import { DeadlineQueue, type ExpiryReason } from "./deadline.js";
 import { InboundRequest, type ResponseSink } from "./inbound-request.js";
-import { PendingCall, type CallHost, type PendingCallInit, type Progress } from "./pending-call.js";
+import { PendingCall, type CallHost, type PendingCallInit, type Progress, type RelatedCall } from "./pending-call.js";
 
 export interface PeerHandlers {
   onServerRequest(request: InboundRequest): void;
   onNotification(method: string, params: Record<string, unknown> | undefined, meta: InboundMeta | undefined): void;
+  /** A message was not valid JSON-RPC; `code` is the error it would be answered with. */
+  onInvalid(code: number): void;
+  /** The client gave up on `call` (timeout or abort): tell the server, if the era says how. */
+  onGaveUp(call: PendingCall, reason: string): void;
   /** The transport ended; `error` is undefined after a requested close. */
   onClosed(error: ClientError | undefined): void;
 }
@@ -26,10 +36,6 @@ export interface PeerHandlers {
 export interface PeerOptions {
   readonly serverId: string;
   readonly logger: Logger;
-  /** Answer unparseable or invalid messages with -32700/-32600 (legacy) or only log them (modern). */
-  answerInvalid: boolean;
-  /** Cancel by sending notifications/cancelled (legacy, stdio) or only by abandoning the reply. */
-  cancelWithNotification: boolean;
   /** The timeout of requests that name none (ms). */
   readonly requestTimeout: number;
   /** Deadlines shared with other peers (one timer for a whole client); else the peer's own. */
@@ -45,9 +51,6 @@ export interface PeerStats {
   strayProgress: number;
 }
 
-const isRequestId = (id: unknown): id is RequestId =>
-  typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
-
 export class RpcPeer implements TransportSink, CallHost, ResponseSink {
   readonly stats: PeerStats = { staleResponses: 0, invalidMessages: 0, strayProgress: 0 };
   readonly deadlines: DeadlineQueue;
@@ -56,19 +59,18 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
   private nextId = 1;
   private callCount = 0;
   private closedWith: ClientError | undefined;
-  private handlers: PeerHandlers | undefined;
 
   constructor(
     private readonly transport: Transport,
-    readonly options: PeerOptions,
+    private readonly handlers: PeerHandlers,
+    private readonly options: PeerOptions,
   ) {
     this.deadlines = options.deadlines ?? new DeadlineQueue();
   }
 
   /** Starts the transport with this peer as its sink. */
-  async start(handlers: PeerHandlers): Promise<void> {
-    this.handlers = handlers;
-    await this.transport.start(this);
+  start(): Promise<void> {
+    return this.transport.start(this);
   }
 
   get isClosed(): boolean {
@@ -81,15 +83,16 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
   }
 
   /** The one call in flight, when there is exactly one. */
-  soleCall(): PendingCall | undefined {
+  soleCall(): RelatedCall | undefined {
     if (this.callCount !== 1) return undefined;
     for (const call of this.pending.values()) if (call.isCall) return call;
     return undefined;
   }
 
-  /** The pending request with this id (HTTP reports the id a server request came with). */
-  pendingCall(id: RequestId | undefined): PendingCall | undefined {
-    return typeof id === "number" ? this.pending.get(id) : undefined;
+  /** The call in flight with this id (HTTP reports the id a server request came with). */
+  pendingCall(id: RequestId | undefined): RelatedCall | undefined {
+    const call = typeof id === "number" ? this.pending.get(id) : undefined;
+    return call?.isCall === true ? call : undefined;
   }
 
   get requestTimeout(): number {
@@ -113,19 +116,26 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
     if (call.isCall) this.callCount += 1;
     call.watch();
     try {
-      const sent = init.headers === undefined ? this.transport.send(message) : this.transport.send(message, { headers: init.headers });
+      // The init says what the transport must know of the request (headers, a session start).
+      const sent = this.transport.send(message, id, init);
       if (sent !== undefined) sent.catch((error: unknown) => this.failCall(call, error));
     } catch (error) {
       this.finish(call);
-      return Promise.reject(error);
+      return Promise.reject(error instanceof ClientError ? error.withServer(this.options.serverId) : error);
     }
     return promise;
   }
 
-  notify(method: string, params?: Record<string, unknown>, headers?: Readonly<Record<string, string>>): void {
+  notify(method: string, params?: Record<string, unknown>): void {
     if (this.closedWith !== undefined) return;
     const message = params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
-    this.deliver(message, headers);
+    this.deliver(message);
+  }
+
+  /** Answers a message that was not valid JSON-RPC (with a null id: it could not name one). */
+  replyInvalid(code: number): void {
+    const message = code === ErrorCode.ParseError ? "Parse error" : "Invalid Request";
+    this.deliver({ jsonrpc: "2.0", id: null, error: { code, message } });
   }
 
   /** Rejects everything pending with `error` and stops answering the server. Idempotent. */
@@ -153,13 +163,13 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
   parseError(raw: string, _meta: InboundMeta | undefined): void {
     this.stats.invalidMessages += 1;
     this.options.logger.warn(`dropped a message from server "${this.options.serverId}" that is not JSON`, { raw });
-    if (this.options.answerInvalid) this.reply(null, ErrorCode.ParseError, "Parse error");
+    this.handlers.onInvalid(ErrorCode.ParseError);
   }
 
   closed(error: ClientError | undefined): void {
     const reason = (error ?? new ClientError("closed", "the connection was closed")).withServer(this.options.serverId);
     this.close(reason);
-    this.handlers?.onClosed(error);
+    this.handlers.onClosed(error?.withServer(this.options.serverId));
   }
 
   // ---- inbound ---------------------------------------------------------------------------------
@@ -169,25 +179,35 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
     if (params !== undefined && !isObject(params)) {
       if ("id" in value) return this.invalid('"params" is not an object', value, true);
       this.stats.invalidMessages += 1;
-      this.options.logger.warn(`dropped notification "${method}" whose params are not an object`);
+      this.options.logger.warn(`dropped notification "${excerpt(method, 100)}" whose params are not an object`);
       return;
     }
     if (!("id" in value)) return this.receiveNotification(method, params, meta);
     const id = value.id;
     if (!isRequestId(id)) return this.invalid("request id is neither a string nor a number", value, true);
     if (this.closedWith !== undefined) return;
-    if (this.inbound.has(id)) return this.invalid(`request id ${JSON.stringify(id)} is already in use`, value, false);
+    if (this.inbound.has(id)) return this.invalid(`request id ${excerpt(id)} is already in use`, value, false);
     const request = new InboundRequest(id, method, params, meta, this);
     this.inbound.set(id, request);
-    this.handlers?.onServerRequest(request);
+    this.handlers.onServerRequest(request);
   }
 
-  /** @internal Sends an inbound request's response. */
-  respondWith(message: object): void {
-    this.deliver(message, undefined);
+  /**
+   * @see ResponseSink. An answer that cannot be serialised (a BigInt in a Handler's result)
+   * would leave the server waiting for ever: it gets an internal error instead.
+   */
+  respondWith(message: { readonly id: RequestId }): void {
+    if (this.closedWith !== undefined) return;
+    try {
+      this.send(message);
+    } catch (error) {
+      if (!(error instanceof InvalidArgumentError)) return this.undelivered(error);
+      this.options.logger.warn(`the answer to server "${this.options.serverId}"'s request ${excerpt(message.id)} could not be serialised; sent an internal error instead`, { error });
+      this.deliver({ jsonrpc: "2.0", id: message.id, error: { code: ErrorCode.InternalError, message: "Internal error" } });
+    }
   }
 
-  /** @internal An inbound request was answered or withdrawn. */
+  /** @see ResponseSink */
   settled(request: InboundRequest): void {
     this.inbound.delete(request.id);
   }
@@ -201,7 +221,7 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
         return;
       }
     }
-    this.handlers?.onNotification(method, params, meta);
+    this.handlers.onNotification(method, params, meta);
   }
 
   private progress(params: Record<string, unknown> | undefined): void {
@@ -215,11 +235,7 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
     const update: Progress = { progress: params.progress };
     if (typeof params.total === "number") update.total = params.total;
     if (typeof params.message === "string") update.message = params.message;
-    try {
-      call.onProgress?.(update);
-    } catch (error) {
-      this.options.logger.warn(`onProgress threw for ${call.method}`, { error });
-    }
+    if (call.onProgress !== undefined) callHost(this.options.logger, `onProgress of ${call.method}`, call.onProgress, update);
   }
 
   private receiveResponse(value: Record<string, unknown>): void {
@@ -228,9 +244,9 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
     if (call === undefined) {
       this.stats.staleResponses += 1;
       if (id === null && isObject(value.error)) {
-        this.options.logger.warn(`server "${this.options.serverId}" reported an error without an id`, { error: value.error });
+        this.options.logger.warn(`server "${this.options.serverId}" reported an error without an id`, { error: excerpt(value.error) });
       } else {
-        this.options.logger.debug(`dropped a response to unknown or settled id ${JSON.stringify(id)}`);
+        this.options.logger.debug(`dropped a response to unknown or settled id ${excerpt(id)}`);
       }
       return;
     }
@@ -239,7 +255,7 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
     const error = value.error;
     if ("error" in value && !("result" in value) && isRpcErrorObject(error)) {
       call.reject(
-        new ClientError("rpc", `${call.method} failed: ${error.message} (code ${error.code})`, {
+        new ClientError("rpc", `${call.method} failed: ${excerpt(error.message)} (code ${error.code})`, {
           serverId: this.options.serverId,
           code: error.code,
           data: error.data,
@@ -257,28 +273,29 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
 
   private invalid(why: string, value: unknown, answer: boolean): void {
     this.stats.invalidMessages += 1;
-    this.options.logger.warn(`dropped an invalid message from server "${this.options.serverId}": ${why}`, {
-      message: excerpt(value),
-    });
-    if (answer && this.options.answerInvalid) this.reply(null, ErrorCode.InvalidRequest, "Invalid Request");
-  }
-
-  private reply(id: RequestId | null, code: number, message: string): void {
-    this.deliver({ jsonrpc: "2.0", id, error: { code, message } }, undefined);
+    this.options.logger.warn(`dropped an invalid message from server "${this.options.serverId}": ${why}`, { message: excerpt(value) });
+    if (answer) this.handlers.onInvalid(ErrorCode.InvalidRequest);
   }
 
   // ---- outbound ------------------------------------------------------------------------------
 
-  private deliver(message: object, headers: Readonly<Record<string, string>> | undefined): void {
+  /** Sends a message that is no request; a failure is logged (nothing waits for it). */
+  private deliver(message: object): void {
     if (this.closedWith !== undefined) return;
     try {
-      const sent = this.transport.send(message, headers === undefined ? undefined : { headers });
-      if (sent !== undefined) {
-        sent.catch((error: unknown) => this.options.logger.warn("a message to the server was not delivered", { error }));
-      }
+      this.send(message);
     } catch (error) {
-      this.options.logger.warn("a message to the server could not be sent", { error });
+      this.undelivered(error);
     }
+  }
+
+  private send(message: object): void {
+    const sent = this.transport.send(message, undefined, undefined);
+    if (sent !== undefined) sent.catch((error: unknown) => this.options.logger.warn("a message to the server was not delivered", { error }));
+  }
+
+  private undelivered(error: unknown): void {
+    this.options.logger.warn("a message to the server could not be sent", { error });
   }
 
   private finish(call: PendingCall): void {
@@ -310,7 +327,7 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
         serverId: this.options.serverId,
       }),
     );
-    this.cancelRemote(call, `${reason} after ${ms} ms`);
+    this.giveUp(call, `${reason} after ${ms} ms`);
   }
 
   /** @internal A call's signal aborted. */
@@ -318,7 +335,7 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
     if (!this.pending.has(call.id)) return;
     this.finish(call);
     call.reject(this.cancelledError(call.method, call.signal));
-    this.cancelRemote(call, "cancelled by the client");
+    this.giveUp(call, "cancelled by the client");
   }
 
   private cancelledError(method: string, signal: AbortSignal | undefined): ClientError {
@@ -328,11 +345,9 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
     });
   }
 
-  /** Tells the server we gave up (2025-11-25 basic/utilities/cancellation; never `initialize`). */
-  private cancelRemote(call: PendingCall, reason: string): void {
-    if (call.cancellable && this.options.cancelWithNotification) {
-      this.notify("notifications/cancelled", { requestId: call.id, reason });
-    }
+  /** The server hears of it as the era says; what carries the reply is released. */
+  private giveUp(call: PendingCall, reason: string): void {
+    this.handlers.onGaveUp(call, reason);
     this.transport.abandon(call.id);
   }
 }
@@ -344,14 +359,4 @@ function isRpcErrorObject(value: unknown): value is { code: number; message: str
 function withProgressToken(params: Record<string, unknown> | undefined, token: number): Record<string, unknown> {
   const meta = params?._meta;
   return { ...params, _meta: isObject(meta) ? { ...meta, progressToken: token } : { progressToken: token } };
-}
-
-function excerpt(value: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > 200 ? `${text.slice(0, 200)}...` : text;
 }

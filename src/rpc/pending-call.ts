@@ -4,6 +4,7 @@
  * owner and abort listener, so that a request allocates no closures beyond its promise's.
  */
 import type { ClientError } from "../util/errors.js";
+import type { SendOptions } from "../transport/transport.js";
 import { Deadline, type DeadlineOwner, type DeadlineQueue, type ExpiryReason } from "./deadline.js";
 
 export interface Progress {
@@ -23,15 +24,25 @@ export interface RequestOptions {
   resetTimeoutOnProgress?: boolean | undefined;
 }
 
-export interface PendingCallInit extends RequestOptions {
+/** Everything said about one outbound request; it is also what the transport is told of it. */
+export interface PendingCallInit extends RequestOptions, SendOptions {
   /** The caller's context for Handler callbacks tied to this call. */
   assigns?: unknown;
   /** False for requests the spec forbids cancelling (`initialize`). */
   cancellable?: boolean | undefined;
-  /** Extra HTTP headers for this request. */
-  headers?: Readonly<Record<string, string>> | undefined;
   /** Learns the request's id before it is sent (to match notifications that name it). */
   onId?: ((id: number) => void) | undefined;
+}
+
+/**
+ * A call in flight as the input layer sees it when a server request belongs to it: its id and
+ * `assigns`, and its deadline, paused while the user answers (the pauses nest).
+ */
+export interface RelatedCall {
+  readonly id: number;
+  readonly assigns: unknown;
+  pause(): void;
+  resume(): void;
 }
 
 /** The total bound of a call whose timeout restarts on progress, when it names none (10 min). */
@@ -46,7 +57,7 @@ export interface CallHost {
   abort(call: PendingCall): void;
 }
 
-export class PendingCall implements DeadlineOwner {
+export class PendingCall implements DeadlineOwner, RelatedCall {
   readonly isCall: boolean;
   readonly assigns: unknown;
   readonly cancellable: boolean;
@@ -85,6 +96,14 @@ export class PendingCall implements DeadlineOwner {
   watch(): void {
     this.deadline = new Deadline(this.host.deadlines, this.timeout, this.maxTotalTimeout, this);
     this.signal?.addEventListener("abort", this, { once: true });
+  }
+
+  pause(): void {
+    this.deadline?.pause();
+  }
+
+  resume(): void {
+    this.deadline?.resume();
   }
 
   expired(reason: ExpiryReason): void {

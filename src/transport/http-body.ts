@@ -3,18 +3,24 @@
  */
 import { ClientError } from "../util/errors.js";
 import { isObject } from "../util/json.js";
+import { excerpt, redactUrl } from "../util/text.js";
 import type { ExchangeResponse } from "./http-exchange.js";
 
 /** How much of an error reply is read to find a JSON-RPC error in it. */
 const ERROR_BODY_LIMIT = 64 * 1024;
 
-/** Why an HTTP exchange failed, kept as the `cause` of the ClientError the caller sees. */
+/**
+ * Why an HTTP exchange failed, kept as the `cause` of the ClientError the caller sees. It
+ * keeps a bounded excerpt of the body, never the body: an error page can be large, and it is
+ * the server's text.
+ */
 export class HttpStatusError extends Error {
   constructor(
     readonly status: number,
+    /** At most `EXCERPT_CHARS` characters of the body, cleaned; "" for none or an HTML page. */
     readonly body: string,
   ) {
-    super(`HTTP ${status}${body === "" ? "" : `: ${body.length > 300 ? `${body.slice(0, 300)}...` : body}`}`);
+    super(`HTTP ${status}${body === "" ? "" : `: ${body}`}`);
   }
 }
 
@@ -29,18 +35,20 @@ export async function readBody(response: ExchangeResponse, limit: number): Promi
   const chunks: Uint8Array[] = [];
   let size = 0;
   let tooLarge = false;
-  await response.consume((chunk) => {
-    if (tooLarge) return;
-    size += chunk.byteLength;
-    if (size > limit) {
-      tooLarge = true;
-      response.discard();
-      return;
-    }
-    chunks.push(chunk);
-  }).catch((error: unknown) => {
-    if (!tooLarge) throw error;
-  });
+  await response
+    .consume((chunk) => {
+      if (tooLarge) return;
+      size += chunk.byteLength;
+      if (size > limit) {
+        tooLarge = true;
+        response.discard();
+        return;
+      }
+      chunks.push(chunk);
+    })
+    .catch((error: unknown) => {
+      if (!tooLarge) throw error;
+    });
   if (tooLarge) throw new BodyTooLargeError(limit);
   if (chunks.length === 1) return Buffer.from(chunks[0]!.buffer, chunks[0]!.byteOffset, chunks[0]!.byteLength).toString("utf8");
   return Buffer.concat(chunks, size).toString("utf8");
@@ -55,22 +63,25 @@ export function mediaType(response: ExchangeResponse): string {
 /**
  * A non-2xx reply as an error: a JSON-RPC error in the body (a modern server's 400 with
  * -32022, a 404 with -32601) becomes an `"rpc"` error with its code; anything else is a
- * `"transport"` error naming the status. The status is kept as the `cause`.
+ * `"transport"` error naming the status and the URL (secrets redacted). The status is kept
+ * as the `cause`, and as `data.status`.
  */
 export async function failureOf(response: ExchangeResponse, url: URL): Promise<ClientError> {
   const status = response.status;
+  const html = mediaType(response) === "text/html";
   let body = "";
   try {
     body = await readBody(response, ERROR_BODY_LIMIT);
   } catch {
     response.discard();
   }
-  const cause = new HttpStatusError(status, body);
   const error = rpcErrorIn(body);
+  const cause = new HttpStatusError(status, html || error !== undefined ? "" : excerpt(body.trim()));
   if (error !== undefined) {
-    return new ClientError("rpc", `HTTP ${status}: ${error.message} (code ${error.code})`, { code: error.code, data: error.data, cause });
+    return new ClientError("rpc", `HTTP ${status}: ${excerpt(error.message)} (code ${error.code})`, { code: error.code, data: error.data, cause });
   }
-  return new ClientError("transport", `${url.href} answered ${cause.message}`, { cause, data: { status } });
+  const page = html && body !== "" ? ` (an HTML page of ${Buffer.byteLength(body)} bytes)` : "";
+  return new ClientError("transport", `${redactUrl(url)} answered ${cause.message}${page}`, { cause, data: { status } });
 }
 
 function rpcErrorIn(body: string): { code: number; message: string; data?: unknown } | undefined {

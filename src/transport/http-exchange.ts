@@ -1,11 +1,17 @@
 /**
  * One HTTP request and its streamed response, behind a small interface with two backends:
- * `node:http`/`node:https` with keep-alive agents (the default: a loop on it runs about 2.5×
- * as many requests per second as one on `fetch`), and any injected `fetch` (other runtimes,
- * tests, proxies).
+ * `node:http`/`node:https` with keep-alive agents (the default, and the faster), and any
+ * injected `fetch` (other runtimes, tests, proxies).
+ *
+ * Neither backend follows a redirect on its own. `followRedirects` follows 307 and 308 (which
+ * keep the method and the body) within the same origin only: a redirect elsewhere would carry
+ * the host's headers, the session and the message to a server the host never named.
  */
 import type http from "node:http";
 import type https from "node:https";
+import { ClientError } from "../util/errors.js";
+import { redactUrl } from "../util/text.js";
+import { delay } from "../util/time.js";
 
 export interface ExchangeRequest {
   method: "GET" | "POST" | "DELETE";
@@ -19,9 +25,8 @@ export interface ExchangeRequest {
 }
 
 /**
- * The way to call off one exchange. An AbortController would do, but on Node 20 one costs a
- * few microseconds and about 2 KiB for as long as the request lives; every POST had one, and
- * every idle connection's event stream.
+ * The way to call off one exchange: lighter than an AbortController, which every POST and
+ * every idle connection's event stream would otherwise hold for as long as it lives.
  */
 export class Ticket {
   cancelled = false;
@@ -41,19 +46,13 @@ export class Ticket {
     stop?.();
   }
 
-  /** Waits `ms`; a cancel ends the wait at once. */
-  sleep(ms: number): Promise<void> {
-    if (this.cancelled) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.onCancel = undefined;
-        resolve();
-      }, ms);
-      this.onCancel = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+  /** Waits `ms` between exchanges; a cancel ends the wait at once (and resolves it). */
+  async sleep(ms: number): Promise<void> {
+    if (this.cancelled) return;
+    const controller = new AbortController();
+    this.onCancel = () => controller.abort();
+    await delay(ms, controller.signal).catch(() => {});
+    this.onCancel = undefined;
   }
 }
 
@@ -164,6 +163,9 @@ function nodeResponse(req: http.ClientRequest, res: http.IncomingMessage): Excha
     },
     consume: (onChunk) =>
       new Promise<void>((resolve, reject) => {
+        // Cancelled before the body was asked for: no event would ever come.
+        if (res.destroyed) return reject(new CancelledExchange());
+        if (res.readableEnded) return resolve();
         // A throw from `onChunk` (an oversize event) must fail this promise: escaping a stream
         // listener, it would be an uncaught exception.
         res.on("data", (chunk: Buffer) => {
@@ -199,6 +201,7 @@ export function fetchExchange(fetchImpl: FetchLike): Exchange {
         headers: request.extra === undefined ? request.headers : { ...request.headers, ...request.extra },
         body: request.body ?? null,
         signal: controller?.signal ?? null,
+        redirect: "manual",
       });
       return fetchResponse(response);
     },
@@ -224,4 +227,43 @@ function fetchResponse(response: Response): ExchangeResponse {
       (reader ?? response.body)?.cancel().catch(() => {});
     },
   };
+}
+
+const MAX_REDIRECTS = 5;
+
+/**
+ * `exchange`, with 307 and 308 redirects followed within the URL's origin (at most
+ * `MAX_REDIRECTS` in a row); any other redirect is a `"transport"` error naming both URLs.
+ */
+export function followRedirects(exchange: Exchange): Exchange {
+  return {
+    send: async (request) => {
+      let current = request;
+      for (let hops = 0; ; hops++) {
+        const response = await exchange.send(current);
+        if (response.status < 300 || response.status > 399 || response.status === 304) return response;
+        response.discard();
+        const location = response.header("location");
+        const target = location === undefined ? undefined : safeUrl(location, current.url);
+        const from = redactUrl(current.url);
+        if (target === undefined) throw new ClientError("transport", `${from} answered HTTP ${response.status} without a usable Location`);
+        if (target.origin !== current.url.origin) {
+          throw new ClientError("transport", `${from} redirected to another origin (${redactUrl(target)}); not followed`);
+        }
+        if (response.status !== 307 && response.status !== 308) {
+          throw new ClientError("transport", `${from} redirected with HTTP ${response.status}, which would change the request; not followed`);
+        }
+        if (hops >= MAX_REDIRECTS) throw new ClientError("transport", `${from}: more than ${MAX_REDIRECTS} redirects in a row`);
+        current = { ...current, url: target };
+      }
+    },
+  };
+}
+
+function safeUrl(location: string, base: URL): URL | undefined {
+  try {
+    return new URL(location, base);
+  } catch {
+    return undefined;
+  }
 }

@@ -1,21 +1,33 @@
 /**
- * What every request of one HTTP connection carries besides its body: the host's own headers,
- * the session (legacy `Mcp-Session-Id`), and the negotiated `MCP-Protocol-Version`. The header
- * objects are built once per kind of request and reused until one of those changes (nothing
- * downstream modifies them), since a host may make thousands of calls a second.
+ * The session of one HTTP connection (2025-11-25 basic/transports, "Session Management"), and
+ * what every request carries besides its body: the host's own headers, the `Mcp-Session-Id`,
+ * and the negotiated `MCP-Protocol-Version`.
+ *
+ * A session id is taken only from the reply to a message sent with `startsSession` (legacy
+ * `initialize`): a probe or any other reply cannot plant one. Once negotiated, the era's
+ * policy says whether sessions are kept at all. A 404 to a request that carried the session
+ * means it expired: one renewal runs (the policy's `renewSession`), shared by every request
+ * that met the 404, while requests without a session wait for it. Closing DELETEs the session.
+ *
+ * The header objects are built once per kind of request and reused until one of those changes
+ * (nothing downstream modifies them), since a host may make thousands of calls a second.
  */
 import type { Logger } from "../util/logger.js";
-import type { ExchangeResponse } from "./http-exchange.js";
+import type { Exchange, ExchangeResponse, Ticket } from "./http-exchange.js";
+import type { EraPolicy } from "./transport.js";
 
 export type RequestKind = "initialize" | "post" | "get" | "delete";
 
+const DELETE_TIMEOUT_MS = 2000;
+
 export class HttpSession {
-  /** Legacy sessions in use (off in the modern era, and while probing it). */
-  sessions = true;
+  private policy: EraPolicy | undefined;
   private sessionId: string | undefined;
-  private protocolVersion: string | undefined;
   private readonly custom: Record<string, string>;
   private built: Record<RequestKind, Record<string, string>> | undefined;
+  private renewing: Promise<void> | undefined;
+  /** Runs after each renewal (the transport opens its standalone stream again on the new session). */
+  onRenewed: (() => void) | undefined;
 
   constructor(
     custom: Readonly<Record<string, string>>,
@@ -27,19 +39,23 @@ export class HttpSession {
 
   /** The session id in use, if any. */
   get id(): string | undefined {
-    return this.sessions ? this.sessionId : undefined;
+    return this.sessionId;
   }
 
-  configure(settings: { protocolVersion?: string | undefined; sessions?: boolean | undefined }): void {
-    if (settings.protocolVersion !== undefined) this.protocolVersion = settings.protocolVersion;
-    if (settings.sessions !== undefined) this.sessions = settings.sessions;
-    if (!this.sessions) this.sessionId = undefined;
+  /** The policy's resumption rule (off until negotiated). */
+  get resumable(): boolean {
+    return this.policy?.resumable === true;
+  }
+
+  configure(policy: EraPolicy): void {
+    this.policy = policy;
+    if (!policy.sessions) this.sessionId = undefined;
     this.built = undefined;
   }
 
-  /** Takes the session a response mints (2025-11-25 transports: visible ASCII only). */
+  /** Takes the session the reply to a session-starting message mints (visible ASCII only). */
   capture(response: ExchangeResponse): void {
-    if (!this.sessions || this.sessionId !== undefined) return;
+    if (this.policy?.sessions === false || this.sessionId !== undefined) return;
     const id = response.header("mcp-session-id");
     if (id === undefined || id === "") return;
     if (!/^[\x21-\x7e]+$/.test(id)) {
@@ -50,10 +66,34 @@ export class HttpSession {
     this.built = undefined;
   }
 
-  /** The session expired: the next `initialize` starts without one. */
-  forget(): void {
-    this.sessionId = undefined;
-    this.built = undefined;
+  /** Whether a 404 to a request that carried `sent` calls for a renewal. */
+  expired(status: number, sent: string | undefined): sent is string {
+    return status === 404 && sent !== undefined && this.policy?.renewSession !== undefined;
+  }
+
+  /**
+   * Renews the session that `expired` named, once for every request that met its 404. Rejects
+   * when the renewal failed: the connection cannot go on.
+   */
+  renew(expired: string): Promise<void> {
+    if (this.sessionId === expired && this.policy?.renewSession !== undefined) {
+      this.sessionId = undefined;
+      this.built = undefined;
+      this.logger.info(`session ${expired} expired; initialising a new one`);
+      const renewing = this.policy
+        .renewSession()
+        .then(() => this.onRenewed?.())
+        .finally(() => {
+          if (this.renewing === renewing) this.renewing = undefined;
+        });
+      this.renewing = renewing;
+    }
+    return this.renewing ?? Promise.resolve();
+  }
+
+  /** While a renewal runs there is no id to send, and a server that requires one refuses: wait. */
+  renewal(): Promise<void> | undefined {
+    return this.sessionId === undefined ? this.renewing : undefined;
   }
 
   /** The headers of a request of this kind (shared: never modified). */
@@ -62,10 +102,26 @@ export class HttpSession {
     return this.built[kind];
   }
 
+  /** DELETEs the session, if there is one (bounded, and `ticket` cancels it; a failure is only logged). */
+  async end(exchange: Exchange, url: URL, ticket: Ticket): Promise<void> {
+    if (this.sessionId === undefined || this.policy?.sessions !== true) return;
+    const timer = setTimeout(() => ticket.cancel(), DELETE_TIMEOUT_MS);
+    try {
+      const response = await exchange.send({ method: "DELETE", url, headers: this.headers("delete"), ticket });
+      response.discard();
+    } catch (error) {
+      this.logger.debug("DELETE of the session failed", { error });
+    } finally {
+      clearTimeout(timer);
+      this.sessionId = undefined;
+    }
+  }
+
   private build(): Record<RequestKind, Record<string, string>> {
     const common = { ...this.custom };
-    if (this.id !== undefined) common["mcp-session-id"] = this.id;
-    if (this.protocolVersion !== undefined) common["mcp-protocol-version"] = this.protocolVersion;
+    if (this.sessionId !== undefined) common["mcp-session-id"] = this.sessionId;
+    const version = this.policy?.protocolVersion;
+    if (version !== undefined) common["mcp-protocol-version"] = version;
     const post: Record<string, string> = { ...common, accept: "application/json, text/event-stream", "content-type": "application/json" };
     // The version is negotiated by `initialize`: a renewal asks afresh, like the first one.
     const initialize = { ...post };

@@ -1,22 +1,26 @@
 /**
  * Streamable HTTP transport, both eras (2025-11-25 and 2026-07-28 basic/transports).
  *
- * Every message is one POST. A request's reply is JSON or an event stream that may carry
- * server messages before the response; those are reported with the request's id as
- * `relatedRequestId`. What differs between eras is switched by the protocol layer through
- * `configure()`: legacy keeps an `Mcp-Session-Id`, opens the standalone GET stream, resumes
- * broken streams with `Last-Event-ID`, re-initialises once on a 404 for an expired session and
- * DELETEs the session on close; modern has none of that, and abandoning a request (closing its
- * stream) is how it is cancelled.
+ * Every message is one POST (`http-post.ts`); the session and the headers every request
+ * carries are `http-session.ts`; the legacy standalone GET stream is `http-stream.ts`. What
+ * differs between eras reaches the transport through `configure()`: legacy keeps its session,
+ * opens the GET stream once the first message after negotiation was accepted, resumes broken
+ * streams and DELETEs the session on close; modern has none of that, and abandoning a request
+ * (closing its stream) is how it is cancelled.
+ *
+ * States: idle → open → closing → closed. `close()` cancels what is under way and DELETEs the
+ * session; `destroy()` only cancels.
  */
 import { ClientError, InvalidArgumentError, messageOf } from "../util/errors.js";
-import { isObject } from "../util/json.js";
+import type { RequestId } from "../util/json.js";
 import type { Logger } from "../util/logger.js";
-import { BodyTooLargeError, failureOf, mediaType, readBody } from "./http-body.js";
-import { HttpAgents, Ticket, fetchExchange, type Exchange, type ExchangeResponse, type FetchLike } from "./http-exchange.js";
+import { excerpt, redactUrl } from "../util/text.js";
+import { BodyTooLargeError } from "./http-body.js";
+import { HttpAgents, Ticket, fetchExchange, followRedirects, type Exchange, type FetchLike } from "./http-exchange.js";
+import { post, type HttpLink } from "./http-post.js";
 import { HttpSession } from "./http-session.js";
-import { SseOverflowError, openSseReader, type SseCursor } from "./sse-reader.js";
-import type { RequestId, SendOptions, Transport, TransportSink } from "./transport.js";
+import { StandaloneStream } from "./http-stream.js";
+import type { EraPolicy, SendOptions, Transport, TransportSink } from "./transport.js";
 
 export interface HttpTarget {
   url: string | URL;
@@ -25,6 +29,8 @@ export interface HttpTarget {
   /** Use this `fetch` instead of `node:http`. */
   fetch?: FetchLike | undefined;
 }
+
+export const HTTP_TARGET_KEYS: ReadonlySet<string> = new Set(["url", "headers", "fetch"]);
 
 export interface HttpOptions {
   logger: Logger;
@@ -35,111 +41,138 @@ export interface HttpOptions {
   maxReconnects?: number | undefined;
 }
 
-export interface HttpEraSettings {
-  /** The `MCP-Protocol-Version` header; absent until negotiated. */
-  protocolVersion?: string | undefined;
-  /** Legacy sessions, GET stream, resumption and DELETE. */
-  sessions?: boolean | undefined;
-}
-
-const DEFAULT_RETRY_MS = 1000;
 /** How long a POST of a notification or a response may stay unanswered. */
 const MESSAGE_TIMEOUT_MS = 30_000;
 /** Notifications and responses on their way at once, beyond which new ones are not sent. */
 const MAX_PENDING_MESSAGES = 64;
-const DELETE_TIMEOUT_MS = 2000;
 
-type Outgoing = { readonly id?: unknown; readonly method?: unknown };
-
-export class HttpTransport implements Transport {
+export class HttpTransport implements Transport, HttpLink {
   readonly kind = "http" as const;
   readonly origin: string;
-  private readonly url: URL;
-  private readonly exchange: Exchange;
+  readonly url: URL;
+  readonly exchange: Exchange;
+  readonly session: HttpSession;
+  readonly logger: Logger;
+  readonly maxMessageBytes: number;
+  readonly maxReconnects: number;
+  private readonly shown: string;
   private readonly ownAgents: HttpAgents | undefined;
-  private readonly session: HttpSession;
   private sink: TransportSink | undefined;
-  private open = false;
-  private recovery: (() => Promise<void>) | undefined;
-  private recovering: Promise<void> | undefined;
+  private state: "idle" | "open" | "closing" | "closed" = "idle";
+  private ending: Promise<void> | undefined;
+  /** Tickets of the requests awaiting their replies, by id. */
   private readonly requests = new Map<RequestId, Ticket>();
+  /** Tickets of everything else under way: notifications, responses, the session's DELETE. */
   private readonly others = new Set<Ticket>();
-  private getStream: Ticket | undefined;
+  private stream: StandaloneStream | undefined;
+  /** The policy asked for the standalone stream and it is not open yet. */
+  private streamWanted = false;
 
-  constructor(
-    target: HttpTarget,
-    private readonly options: HttpOptions,
-  ) {
+  constructor(target: HttpTarget, options: HttpOptions) {
     try {
       this.url = new URL(target.url);
     } catch {
-      throw new InvalidArgumentError(`not a valid URL: ${String(target.url)}`);
+      throw new InvalidArgumentError(`not a valid URL: ${excerpt(redactUrl(String(target.url)))}`);
     }
     if (this.url.protocol !== "http:" && this.url.protocol !== "https:") {
       throw new InvalidArgumentError(`an HTTP target needs an http: or https: URL, got ${this.url.protocol}`);
     }
     this.origin = this.url.origin;
+    this.shown = redactUrl(this.url);
+    this.logger = options.logger;
+    this.maxMessageBytes = options.maxMessageBytes;
+    this.maxReconnects = options.maxReconnects ?? 5;
     this.session = new HttpSession(target.headers ?? {}, options.logger);
+    this.session.onRenewed = () => this.reopenStream();
     // Agents of its own when the client gave none: then this transport frees them on close.
     if (target.fetch === undefined && options.agents === undefined) this.ownAgents = new HttpAgents();
-    this.exchange = target.fetch === undefined ? (options.agents ?? this.ownAgents!).exchange : fetchExchange(target.fetch);
+    this.exchange = followRedirects(target.fetch === undefined ? (options.agents ?? this.ownAgents!).exchange : fetchExchange(target.fetch));
+  }
+
+  get isOpen(): boolean {
+    return this.state === "open";
   }
 
   describe(): string {
-    return this.url.href;
+    return this.shown;
   }
 
   start(sink: TransportSink): Promise<void> {
     this.sink = sink;
-    this.open = true;
+    if (this.state === "idle") this.state = "open";
     return Promise.resolve();
   }
 
-  configure(settings: HttpEraSettings): void {
-    this.session.configure(settings);
+  configure(policy: EraPolicy): void {
+    this.session.configure(policy);
+    this.streamWanted = policy.standaloneStream;
   }
 
-  /** Called on a 404 for an expired session: runs a fresh `initialize` (legacy). */
-  onSessionExpired(recover: () => Promise<void>): void {
-    this.recovery = recover;
-  }
-
-  send(message: object, options?: SendOptions): Promise<void> {
-    if (!this.open) return Promise.reject(new ClientError("closed", "the HTTP transport is closed"));
+  send(message: object, id: RequestId | undefined, options: SendOptions | undefined): Promise<void> {
+    if (this.state !== "open") return Promise.reject(new ClientError("closed", "the HTTP transport is closed"));
     let body: string;
     try {
       body = JSON.stringify(message);
     } catch (error) {
-      throw new InvalidArgumentError(`message is not serialisable to JSON: ${String(error)}`);
+      throw new InvalidArgumentError(`message is not serialisable to JSON: ${messageOf(error)}`);
     }
-    const outgoing = message as Outgoing;
-    const id = typeof outgoing.method === "string" && isRequestId(outgoing.id) ? outgoing.id : undefined;
-    return this.post(body, id, options?.headers, outgoing.method === "initialize");
+    return this.post(body, id, options?.headers, options?.startsSession === true);
   }
 
   abandon(id: RequestId): void {
     this.requests.get(id)?.cancel();
   }
 
-  async close(): Promise<void> {
-    if (!this.open) return;
-    this.open = false;
-    this.getStream?.cancel();
-    for (const ticket of this.requests.values()) ticket.cancel();
-    for (const ticket of this.others) ticket.cancel();
-    if (this.session.id !== undefined) await this.deleteSession();
-    this.ownAgents?.destroy();
-    this.sink?.closed(undefined);
+  close(): Promise<void> {
+    this.ending ??= this.end(undefined, true);
+    return this.ending;
   }
 
-  // ---- POST ------------------------------------------------------------------------------------
+  destroy(): Promise<void> {
+    // A close under way may be waiting for its DELETE: that is cancelled too.
+    this.cancelAll();
+    this.ending ??= this.end(undefined, false);
+    return this.ending;
+  }
 
-  private async post(
-    body: string,
-    id: RequestId | undefined,
-    extra: Readonly<Record<string, string>> | undefined,
-    isInitialize: boolean,
-  ): Promise<void> {
+  /** @see HttpLink */
+  deliver(value: unknown, relatedRequestId: RequestId | undefined): void {
+    this.sink?.message(value, relatedRequestId === undefined ? undefined : { relatedRequestId });
+  }
+
+  /** @see HttpLink */
+  parseError(raw: string): void {
+    this.sink?.parseError(raw, undefined);
+  }
+
+  /** @see HttpLink: the connection cannot go on; it ends, reporting `error` once. */
+  fail(error: ClientError): void {
+    if (this.state !== "open") return;
+    this.ending ??= this.end(error, false);
+  }
+
+  private async end(error: ClientError | undefined, graceful: boolean): Promise<void> {
+    if (this.state === "closed") return;
+    const wasOpen = this.state === "open";
+    this.state = "closing";
+    this.cancelAll();
+    if (graceful && wasOpen) {
+      const ticket = new Ticket();
+      this.others.add(ticket);
+      await this.session.end(this.exchange, this.url, ticket);
+    }
+    this.ownAgents?.destroy();
+    this.state = "closed";
+    this.sink?.closed(error);
+  }
+
+  private cancelAll(): void {
+    this.stream?.stop();
+    for (const ticket of this.requests.values()) ticket.cancel();
+    for (const ticket of this.others) ticket.cancel();
+  }
+
+  private async post(body: string, id: RequestId | undefined, extra: Readonly<Record<string, string>> | undefined, startsSession: boolean): Promise<void> {
     const ticket = new Ticket();
     let timer: NodeJS.Timeout | undefined;
     if (id !== undefined) this.requests.set(id, ticket);
@@ -147,16 +180,15 @@ export class HttpTransport implements Transport {
       // A notification or a response has no deadline of its own upstream: a server that never
       // answers its POST must not pin a socket for ever, nor an unbounded number of them.
       if (this.others.size >= MAX_PENDING_MESSAGES) {
-        this.options.logger.warn(`${MAX_PENDING_MESSAGES} messages to ${this.url.href} are still unanswered; one more was not sent`, {
-          body: excerpt(body),
-        });
+        this.logger.warn(`${MAX_PENDING_MESSAGES} messages to ${this.shown} are still unanswered; one more was not sent`, { body: excerpt(body) });
         return;
       }
       this.others.add(ticket);
       timer = setTimeout(() => ticket.cancel(), MESSAGE_TIMEOUT_MS);
     }
     try {
-      await this.postOnce(body, id, extra, isInitialize, true, ticket);
+      await post(this, { body, id, extra, startsSession, ticket });
+      if (this.streamWanted) this.openStream();
     } catch (error) {
       if (ticket.cancelled && id !== undefined) return;
       throw this.asClientError(error);
@@ -167,251 +199,28 @@ export class HttpTransport implements Transport {
     }
   }
 
-  private async postOnce(
-    body: string,
-    id: RequestId | undefined,
-    extra: Readonly<Record<string, string>> | undefined,
-    isInitialize: boolean,
-    mayRecover: boolean,
-    ticket: Ticket,
-  ): Promise<void> {
-    // While an expired session is renewed there is no id to send, and a server that requires
-    // one refuses the message (400): wait for the new one.
-    if (!isInitialize && this.session.id === undefined && this.recovering !== undefined) await this.recovering;
-    const sentSession = this.session.id;
-    const response = await this.exchange.send({
-      method: "POST",
-      url: this.url,
-      headers: this.session.headers(isInitialize ? "initialize" : "post"),
-      extra,
-      body,
-      ticket,
-    });
-    this.session.capture(response);
-    if (response.status === 404 && sentSession !== undefined && mayRecover && !isInitialize && this.recovery) {
-      response.discard();
-      await this.recover(sentSession);
-      // Only requests are sent again. A notification or a response belonged to the expired
-      // session (and the renewal has sent its own `notifications/initialized`).
-      if (id === undefined) {
-        this.options.logger.debug("dropped a message the expired session did not take", { body: excerpt(body) });
-        return;
-      }
-      // A call given up (cancelled, timed out) or a connection closed meanwhile is not resent.
-      if (ticket.cancelled || !this.open) return;
-      return this.postOnce(body, id, extra, isInitialize, false, ticket);
-    }
-    if (response.status >= 200 && response.status < 300) return this.readReply(response, id, ticket);
-    throw await failureOf(response, this.url);
-  }
-
-  private async readReply(response: ExchangeResponse, id: RequestId | undefined, ticket: Ticket): Promise<void> {
-    const type = mediaType(response);
-    if (response.status === 202 || (id === undefined && type !== "text/event-stream")) {
-      response.discard();
-      if (id !== undefined) throw new ClientError("protocol", "the server accepted a request (202) without answering it");
-      return;
-    }
-    if (type === "text/event-stream") return this.readStream(response, id, ticket);
-    if (type !== "application/json") {
-      response.discard();
-      throw new ClientError("protocol", `the server answered with Content-Type "${type}", expected JSON or an event stream`);
-    }
-    const text = await readBody(response, this.options.maxMessageBytes);
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new ClientError("protocol", "the server's JSON reply does not parse", { data: excerpt(text) });
-    }
-    // An error that could not name the request (id null) is still this request's answer.
-    if (id !== undefined && isObject(value) && value.id === null && isObject(value.error)) value = { ...value, id };
-    this.sink?.message(value, { relatedRequestId: id });
-    // A JSON reply holds the response and nothing else: anything else would leave the call waiting.
-    if (id !== undefined && !(isObject(value) && value.id === id && !("method" in value))) {
-      throw new ClientError("protocol", "the server's JSON reply is not the response to the request", { data: excerpt(text) });
-    }
-  }
-
-  /** Reads a POST's event stream; resumes it with GET + Last-Event-ID when it breaks early. */
-  private async readStream(response: ExchangeResponse, id: RequestId | undefined, ticket: Ticket): Promise<void> {
-    const cursor: SseCursor = {};
-    let answered = false;
-    const deliver = (value: unknown): void => {
-      if (id !== undefined && isObject(value) && value.id === id && !("method" in value)) answered = true;
-      this.sink?.message(value, { relatedRequestId: id });
-    };
-    let broken: unknown = await this.consumeStream(response, cursor, deliver);
-    for (let attempt = 0; id !== undefined && !answered && this.open && !ticket.cancelled; attempt++) {
-      // An oversize message was refused, not lost: resuming would only replay it.
-      if (broken instanceof SseOverflowError) throw new ClientError("transport", broken.message, { cause: broken });
-      const resumable = this.session.sessions && cursor.lastEventId !== undefined;
-      if (!resumable || attempt >= (this.options.maxReconnects ?? 5)) {
-        throw new ClientError("transport", "the server's event stream ended before it answered", { cause: broken });
-      }
-      await ticket.sleep(cursor.retryMs ?? DEFAULT_RETRY_MS);
-      if (ticket.cancelled) return;
-      broken = await this.resumeStream(cursor, ticket, deliver);
-    }
-  }
-
-  /** Streams events into `deliver`; returns the error that ended the stream, if any. */
-  private async consumeStream(response: ExchangeResponse, cursor: SseCursor, deliver: (value: unknown) => void): Promise<unknown> {
-    const reader = await openSseReader(this.options.maxMessageBytes, cursor, {
-      message: deliver,
-      parseError: (raw) => this.sink?.parseError(raw, undefined),
-    });
-    try {
-      await response.consume((chunk) => reader.push(chunk));
-      return undefined;
-    } catch (error) {
-      response.discard();
-      return error;
-    }
-  }
-
-  private async resumeStream(cursor: SseCursor, ticket: Ticket, deliver: (value: unknown) => void): Promise<unknown> {
-    try {
-      const response = await this.exchange.send({
-        method: "GET",
-        url: this.url,
-        headers: this.session.headers("get"),
-        extra: { "last-event-id": cursor.lastEventId ?? "" },
-        ticket,
-      });
-      if (response.status !== 200 || mediaType(response) !== "text/event-stream") return await failureOf(response, this.url);
-      return await this.consumeStream(response, cursor, deliver);
-    } catch (error) {
-      return error;
-    }
-  }
-
-  // ---- the standalone GET stream (legacy) -------------------------------------------------------
-
-  /** Opens the GET stream on which a legacy server sends requests and notifications unasked. */
-  openStandaloneStream(): void {
-    if (!this.open || !this.session.sessions || this.getStream !== undefined) return;
-    const stream = new Ticket();
-    this.getStream = stream;
-    void this.runStandaloneStream(stream).finally(() => {
-      if (this.getStream === stream) this.getStream = undefined;
+  private openStream(): void {
+    this.streamWanted = false;
+    if (this.state !== "open" || this.stream !== undefined) return;
+    const stream = new StandaloneStream(this);
+    this.stream = stream;
+    stream.start(() => {
+      if (this.stream === stream) this.stream = undefined;
     });
   }
 
-  /** The stream lives as long as the connection; its ticket stops it. */
-  private async runStandaloneStream(stream: Ticket): Promise<void> {
-    const cursor: SseCursor = {};
-    let failures = 0;
-    while (this.open && !stream.cancelled) {
-      let received = false;
-      const deliver = (value: unknown): void => {
-        received = true;
-        this.sink?.message(value, undefined);
-      };
-      try {
-        const sentSession = this.session.id;
-        const response = await this.exchange.send({
-          method: "GET",
-          url: this.url,
-          headers: this.session.headers("get"),
-          extra: cursor.lastEventId === undefined ? undefined : { "last-event-id": cursor.lastEventId },
-          ticket: stream,
-        });
-        if (response.status === 405) {
-          response.discard();
-          this.options.logger.debug("the server offers no standalone event stream (405)");
-          return;
-        }
-        if (response.status === 404 && sentSession !== undefined && this.recovery) {
-          response.discard();
-          await this.recover(sentSession);
-          continue;
-        }
-        if (response.status !== 200 || mediaType(response) !== "text/event-stream") throw await failureOf(response, this.url);
-        await this.consumeStream(response, cursor, deliver);
-      } catch (error) {
-        if (stream.cancelled || !this.open) return;
-        this.options.logger.debug("the standalone event stream failed", { error });
-      }
-      failures = received ? 0 : failures + 1;
-      if (failures > (this.options.maxReconnects ?? 5)) {
-        this.options.logger.warn(`gave up on the standalone event stream of ${this.url.href} after ${failures} failures`);
-        return;
-      }
-      await stream.sleep(cursor.retryMs ?? DEFAULT_RETRY_MS * 2 ** Math.max(0, failures - 1));
-    }
+  /** A stream of the expired session ends; one on the new session replaces it. */
+  private reopenStream(): void {
+    if (this.stream === undefined) return;
+    this.stream.stop();
+    this.stream = undefined;
+    this.openStream();
   }
-
-  // ---- sessions --------------------------------------------------------------------------------
-
-  /** One re-initialisation at a time, shared by every request that met the 404. */
-  private async recover(expired: string): Promise<void> {
-    if (this.session.id === expired) {
-      this.session.forget();
-      this.options.logger.info(`session ${expired} expired; initialising a new one`);
-      const hadStream = this.getStream !== undefined;
-      this.getStream?.cancel();
-      this.getStream = undefined;
-      this.recovering = (this.recovery ?? (() => Promise.resolve()))().then(
-        () => {
-          this.recovering = undefined;
-          if (hadStream) this.openStandaloneStream();
-        },
-        (error: unknown) => {
-          this.recovering = undefined;
-          // Without a session nothing more can be said to this server: end the connection.
-          const reason = new ClientError("transport", `the session expired and could not be renewed: ${messageOf(error)}`, { cause: error });
-          this.fail(reason);
-          throw reason;
-        },
-      );
-    }
-    await this.recovering;
-  }
-
-  /** The connection cannot go on: stop everything and report `error` once. */
-  private fail(error: ClientError): void {
-    if (!this.open) return;
-    this.open = false;
-    this.getStream?.cancel();
-    for (const ticket of this.requests.values()) ticket.cancel();
-    for (const ticket of this.others) ticket.cancel();
-    this.ownAgents?.destroy();
-    this.sink?.closed(error);
-  }
-
-  private async deleteSession(): Promise<void> {
-    const ticket = new Ticket();
-    const timer = setTimeout(() => ticket.cancel(), DELETE_TIMEOUT_MS);
-    try {
-      const response = await this.exchange.send({
-        method: "DELETE",
-        url: this.url,
-        headers: this.session.headers("delete"),
-        ticket,
-      });
-      response.discard();
-    } catch (error) {
-      this.options.logger.debug("DELETE of the session failed", { error });
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  // ---- helpers ---------------------------------------------------------------------------------
 
   private asClientError(error: unknown): ClientError {
     if (error instanceof ClientError) return error;
     if (error instanceof BodyTooLargeError) return new ClientError("transport", error.message, { cause: error });
-    if (!this.open) return new ClientError("closed", "the connection was closed", { cause: error });
-    return new ClientError("transport", `HTTP request to ${this.url.href} failed: ${messageOf(error)}`, { cause: error });
+    if (this.state !== "open") return new ClientError("closed", "the connection was closed", { cause: error });
+    return new ClientError("transport", `HTTP request to ${this.shown} failed: ${messageOf(error)}`, { cause: error });
   }
-}
-
-function isRequestId(id: unknown): id is RequestId {
-  return typeof id === "string" || typeof id === "number";
-}
-
-function excerpt(text: string): string {
-  return text.length > 200 ? `${text.slice(0, 200)}...` : text;
 }

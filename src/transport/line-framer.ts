@@ -3,7 +3,8 @@
  *
  * A partial line is kept as a list of chunks and joined once, when its newline arrives, so a
  * multi-megabyte message costs one copy instead of one per chunk. The limit is checked before
- * anything is buffered past it.
+ * anything is buffered past it, and the rest of a line that outgrew it is skipped unread, up
+ * to its newline: nothing of an oversized message is parsed.
  */
 export class LineTooLongError extends Error {
   constructor(readonly limit: number) {
@@ -17,6 +18,8 @@ const CARRIAGE_RETURN = 0x0d;
 export class LineFramer {
   private parts: Buffer[] = [];
   private partBytes = 0;
+  /** Inside a line that outgrew the limit: bytes are dropped until its newline. */
+  private skipping = false;
 
   constructor(
     private readonly maxBytes: number,
@@ -27,6 +30,12 @@ export class LineFramer {
   push(chunk: Buffer): void {
     let start = 0;
     let newline = chunk.indexOf(NEWLINE);
+    if (this.skipping) {
+      if (newline === -1) return;
+      this.skipping = false;
+      start = newline + 1;
+      newline = chunk.indexOf(NEWLINE, start);
+    }
     while (newline !== -1) {
       this.emit(chunk, start, newline);
       start = newline + 1;
@@ -42,16 +51,14 @@ export class LineFramer {
 
   private keep(rest: Buffer): void {
     this.partBytes += rest.length;
-    if (this.partBytes > this.maxBytes) {
-      this.reset();
-      throw new LineTooLongError(this.maxBytes);
-    }
+    if (this.partBytes > this.maxBytes) this.overflow();
     this.parts.push(rest);
   }
 
   private emit(chunk: Buffer, start: number, end: number): void {
     const length = this.partBytes + (end - start);
     if (length > this.maxBytes) {
+      // The line ended in this chunk: nothing of it is left to skip.
       this.reset();
       throw new LineTooLongError(this.maxBytes);
     }
@@ -67,6 +74,12 @@ export class LineFramer {
     if (stop > 0 && line[stop - 1] === CARRIAGE_RETURN) stop -= 1;
     if (stop === 0) return;
     this.onLine(line.toString("utf8", 0, stop));
+  }
+
+  private overflow(): never {
+    this.reset();
+    this.skipping = true;
+    throw new LineTooLongError(this.maxBytes);
   }
 
   private reset(): void {

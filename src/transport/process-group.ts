@@ -3,31 +3,69 @@
  * own process group, so one signal to the negative pid reaches its children and grandchildren
  * (a shell wrapper, `npx`, a language runtime's helpers) even after the leader has exited.
  *
- * Groups still alive when this process exits are killed from an `exit` hook, so a crashing host
- * does not leave servers behind.
+ * Being in a group of its own, a server does not get the signals the host gets. So while any
+ * group lives, Conduit listens for SIGINT, SIGTERM and SIGHUP: it sends SIGTERM to every group
+ * and then lets the signal take its course: when the host has handlers of its own for it they
+ * run (and decide); when it has none, the groups get a moment to go, SIGKILL ends the rest, and
+ * the signal is raised again with its default action. Groups still alive when the host exits
+ * normally are killed from an `exit` hook. Nothing runs when the host is killed with SIGKILL:
+ * its servers then see their stdin end (the host's end of the pipe closes), on which a
+ * well-behaved stdio server exits; one that ignores it keeps running.
  */
 import type { ChildProcess } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
+import { delay } from "../util/time.js";
 
-const isWindows = process.platform === "win32";
+export const isWindows = process.platform === "win32";
+
 const liveGroups = new Set<number>();
+const HOST_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+/** How long the groups get after SIGTERM when the host dies of a signal it does not handle. */
+const SIGNAL_GRACE_MS = 1000;
 let exitHookInstalled = false;
+let signalHooksInstalled = false;
 
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once("exit", () => {
-    for (const pid of liveGroups) signalGroup(pid, "SIGKILL");
+function onHostExit(): void {
+  for (const pid of liveGroups) signalGroup(pid, "SIGKILL");
+}
+
+function onHostSignal(signal: NodeJS.Signals): void {
+  const groups = [...liveGroups];
+  for (const pid of groups) signalGroup(pid, "SIGTERM");
+  // Other listeners are the host's: they run next and decide what the signal means.
+  if (process.listenerCount(signal) > 1) return;
+  removeSignalHooks();
+  void Promise.all(groups.map((pid) => waitForGroupGone(pid, SIGNAL_GRACE_MS))).finally(() => {
+    for (const pid of groups) signalGroup(pid, "SIGKILL");
+    process.kill(process.pid, signal);
   });
 }
 
+function installHooks(): void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once("exit", onHostExit);
+  }
+  if (signalHooksInstalled || isWindows) return;
+  signalHooksInstalled = true;
+  for (const signal of HOST_SIGNALS) process.on(signal, onHostSignal);
+}
+
+function removeSignalHooks(): void {
+  if (!signalHooksInstalled) return;
+  signalHooksInstalled = false;
+  for (const signal of HOST_SIGNALS) process.removeListener(signal, onHostSignal);
+}
+
 export function trackGroup(pid: number): void {
-  installExitHook();
   liveGroups.add(pid);
+  installHooks();
 }
 
 export function untrackGroup(pid: number): void {
   liveGroups.delete(pid);
+  // No server left to end: the host's signals mean again exactly what they meant before.
+  if (liveGroups.size === 0) removeSignalHooks();
 }
 
 /** Sends a signal to the whole group; false when no member is left. */
@@ -72,24 +110,42 @@ function statOf(entry: string): { state: string; group: number } | undefined {
   }
 }
 
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
-
-/** Resolves true when the child exits within `ms`, false otherwise. */
-export function waitForExit(child: ChildProcess, exited: Promise<void>, ms: number): Promise<boolean> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  return Promise.race([exited.then(() => true), timeout]).finally(() => clearTimeout(timer));
+/**
+ * Resolves true when the child exits within `ms` (Infinity: whenever it does), false when the
+ * time passed first or `stop` aborted.
+ */
+export async function waitForExit(child: ChildProcess, exited: Promise<void>, ms: number, stop?: AbortSignal): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return true;
+  const controller = new AbortController();
+  const onStop = (): void => controller.abort();
+  stop?.addEventListener("abort", onStop, { once: true });
+  if (stop?.aborted === true) controller.abort();
+  const timeUp = delay(ms, controller.signal).then(
+    () => false,
+    () => false,
+  );
+  try {
+    return await Promise.race([exited.then(() => true), timeUp]);
+  } finally {
+    controller.abort();
+    stop?.removeEventListener("abort", onStop);
+  }
 }
 
-/** Waits until no member of the group is left, polling; false if some remain after `ms`. */
+/** How often the group is looked at, and the most it is waited for after its leader exited. */
+const POLL_MS = 20;
+const GROUP_WAIT_MAX_MS = 5000;
+
+/**
+ * Waits until no member of the group is left, polling, for at most `ms` (and never longer than
+ * a few seconds: what is left of a group after its leader exited is not the server the caller
+ * gave a grace period to); false if some remain.
+ */
 export async function waitForGroupGone(pid: number, ms: number): Promise<boolean> {
-  const step = 20;
-  for (let waited = 0; waited < ms; waited += step) {
+  const limit = Math.min(ms, GROUP_WAIT_MAX_MS);
+  for (let waited = 0; waited < limit; waited += POLL_MS) {
     if (!groupAlive(pid)) return true;
-    await delay(step);
+    await delay(POLL_MS, undefined, false);
   }
   return !groupAlive(pid);
 }

@@ -6,6 +6,7 @@
  */
 import type { EventSourceParser, createParser } from "eventsource-parser";
 import type { StringDecoder } from "node:string_decoder";
+import { excerpt } from "../util/text.js";
 
 export interface SseCursor {
   lastEventId?: string | undefined;
@@ -65,7 +66,7 @@ export class SseReader {
         try {
           value = JSON.parse(event.data);
         } catch {
-          handlers.parseError(event.data.length > 200 ? `${event.data.slice(0, 200)}...` : event.data);
+          handlers.parseError(excerpt(event.data));
           return;
         }
         handlers.message(value);

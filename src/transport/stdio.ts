@@ -3,24 +3,21 @@
  * on its stdin and stdout (every protocol version, basic/transports "stdio"). Its stderr is
  * free-form logging, kept as a bounded tail for error messages.
  *
- * States: starting → open → closing → closed. `close()` ends stdin, waits, then signals the
- * whole process group with SIGTERM and at last SIGKILL, so nothing the server started
- * survives it.
+ * States: idle → starting → open → closing → closed. `close()` ends stdin, waits the grace
+ * period, then signals the whole process group with SIGTERM and at last SIGKILL, so nothing
+ * the server started survives it; `destroy()` skips the waiting. Writes are bounded: while
+ * more than `MAX_QUEUED_WRITE_BYTES` wait for a server that stopped reading, a new message is
+ * refused rather than buffered without end.
  */
 import type { ChildProcess } from "node:child_process";
 import { ClientError, InvalidArgumentError, messageOf } from "../util/errors.js";
+import { callHost } from "../util/host-call.js";
+import type { RequestId } from "../util/json.js";
 import type { Logger } from "../util/logger.js";
+import { excerpt, redactCommandLine } from "../util/text.js";
 import { LineFramer, LineTooLongError } from "./line-framer.js";
-import {
-  groupAlive,
-  signalGroup,
-  trackGroup,
-  untrackGroup,
-  waitForExit,
-  waitForGroupGone,
-} from "./process-group.js";
-import { StderrTail } from "./stderr-tail.js";
-import type { RequestId, Transport, TransportSink } from "./transport.js";
+import { groupAlive, isWindows, signalGroup, trackGroup, untrackGroup, waitForExit, waitForGroupGone } from "./process-group.js";
+import type { EraPolicy, Transport, TransportSink } from "./transport.js";
 
 export interface StdioTarget {
   command: string;
@@ -36,6 +33,8 @@ export interface StdioTarget {
   inheritEnv?: boolean | undefined;
 }
 
+export const STDIO_TARGET_KEYS: ReadonlySet<string> = new Set(["command", "args", "env", "cwd", "inheritEnv"]);
+
 export interface StdioOptions {
   maxMessageBytes: number;
   closeGracePeriod: number;
@@ -44,7 +43,12 @@ export interface StdioOptions {
   onStderr?: ((text: string) => void) | undefined;
 }
 
-const isWindows = process.platform === "win32";
+/** Bytes that may wait for the server to read them before new messages are refused. */
+export const MAX_QUEUED_WRITE_BYTES = 8 * 1024 * 1024;
+/** How long to let a dead server's last lines arrive before reporting its exit. */
+const EXIT_DRAIN_MS = 100;
+/** After SIGKILL the exit follows at once; this only bounds the wait for its event. */
+const KILL_WAIT_MS = 5000;
 
 const SAFE_ENV_KEYS = isWindows
   ? ["APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PATHEXT", "PROCESSOR_ARCHITECTURE",
@@ -64,9 +68,6 @@ function serverEnvironment(target: StdioTarget): NodeJS.ProcessEnv {
   return Object.assign(env, target.env);
 }
 
-/** How long to let a dead server's last lines arrive before reporting its exit. */
-const EXIT_DRAIN_MS = 100;
-
 export class StdioTransport implements Transport {
   readonly kind = "stdio" as const;
   readonly origin = undefined;
@@ -74,10 +75,15 @@ export class StdioTransport implements Transport {
   private sink: TransportSink | undefined;
   private state: "idle" | "starting" | "open" | "closing" | "closed" = "idle";
   private readonly tail: StderrTail;
+  private readonly line: string;
   private exited: Promise<void> = Promise.resolve();
-  private closing: Promise<void> | undefined;
+  private ending: Promise<void> | undefined;
   /** Settles when `start()` has finished, either way (close waits for it to end what it began). */
   private started: Promise<void> = Promise.resolve();
+  /** Aborted by `destroy()`: the grace periods are skipped. */
+  private readonly force = new AbortController();
+  /** The connection broke: nothing more is read from it. */
+  private failed = false;
 
   constructor(
     private readonly target: StdioTarget,
@@ -87,12 +93,12 @@ export class StdioTransport implements Transport {
       throw new InvalidArgumentError("a stdio target needs a non-empty `command`");
     }
     this.tail = new StderrTail(options.stderrTailBytes);
+    const line = redactCommandLine(target.command, target.args ?? [], Object.values(target.env ?? {}));
+    this.line = line.length > 120 ? `${line.slice(0, 117)}...` : line;
   }
 
   describe(): string {
-    const line = [this.target.command, ...(this.target.args ?? [])].join(" ");
-    const short = line.length > 120 ? `${line.slice(0, 117)}...` : line;
-    return this.child?.pid === undefined ? short : `${short} (pid ${this.child.pid})`;
+    return this.child?.pid === undefined ? this.line : `${this.line} (pid ${this.child.pid})`;
   }
 
   start(sink: TransportSink): Promise<void> {
@@ -125,9 +131,7 @@ export class StdioTransport implements Transport {
       child.once("error", reject);
     }).catch((error: unknown) => {
       this.state = "closed";
-      throw new ClientError("transport", `could not start the server: ${this.describe()}: ${messageOf(error)}`, {
-        cause: error,
-      });
+      throw new ClientError("transport", `could not start the server: ${this.describe()}: ${messageOf(error)}`, { cause: error });
     });
     if (child.pid !== undefined) trackGroup(child.pid);
     // close() ran meanwhile: it waits for this to end, then stops what was started.
@@ -143,7 +147,8 @@ export class StdioTransport implements Transport {
   private wire(child: ChildProcess): void {
     const framer = new LineFramer(this.options.maxMessageBytes, (line) => this.receive(line));
     child.stdout?.on("data", (chunk: Buffer) => {
-      if (this.state !== "open" && this.state !== "closing") return;
+      // After a failure nothing more is read: what follows may be the rest of a refused message.
+      if (this.state !== "open" && (this.state !== "closing" || this.failed)) return;
       try {
         framer.push(chunk);
       } catch (error) {
@@ -156,7 +161,7 @@ export class StdioTransport implements Transport {
     child.stderr?.setEncoding("utf8");
     child.stderr?.on("data", (text: string) => {
       this.tail.append(text);
-      this.options.onStderr?.(text);
+      if (this.options.onStderr !== undefined) callHost(this.options.logger, "onStderr", this.options.onStderr, text);
     });
     child.stdin?.on("error", (error) => {
       // EPIPE and friends: the exit handler reports the real reason.
@@ -171,7 +176,7 @@ export class StdioTransport implements Transport {
     try {
       value = JSON.parse(line);
     } catch {
-      this.sink?.parseError(line.length > 200 ? `${line.slice(0, 200)}...` : line, undefined);
+      this.sink?.parseError(excerpt(line), undefined);
       return;
     }
     this.sink?.message(value, undefined);
@@ -199,13 +204,14 @@ export class StdioTransport implements Transport {
   private fail(error: ClientError): void {
     if (this.state !== "open") return;
     this.state = "closing";
-    this.closing = this.terminate().finally(() => {
+    this.failed = true;
+    this.ending = this.terminate().finally(() => {
       this.state = "closed";
     });
     this.sink?.closed(error);
   }
 
-  send(message: object): undefined {
+  send(message: object, _id: RequestId | undefined): undefined {
     if (this.state !== "open") return undefined;
     let line: string;
     try {
@@ -213,7 +219,12 @@ export class StdioTransport implements Transport {
     } catch (error) {
       throw new InvalidArgumentError(`message is not serialisable to JSON: ${messageOf(error)}`);
     }
-    this.child?.stdin?.write(`${line}\n`);
+    const stdin = this.child?.stdin;
+    if (stdin === null || stdin === undefined) return undefined;
+    if (stdin.writableLength > MAX_QUEUED_WRITE_BYTES) {
+      throw new ClientError("transport", `the server is not reading its input: ${stdin.writableLength} bytes wait to be written to ${this.describe()}`);
+    }
+    stdin.write(`${line}\n`);
     return undefined;
   }
 
@@ -221,19 +232,30 @@ export class StdioTransport implements Transport {
     // One pipe carries every reply: nothing to release per request.
   }
 
+  configure(_policy: EraPolicy): void {
+    // The era changes nothing in how lines travel.
+  }
+
   close(): Promise<void> {
-    if (this.closing !== undefined) return this.closing;
+    if (this.ending !== undefined) return this.ending;
     if (this.state === "idle" || this.state === "closed") {
       this.state = "closed";
-      this.closing = Promise.resolve();
-      return this.closing;
+      this.ending = Promise.resolve();
+      return this.ending;
     }
     this.state = "closing";
-    this.closing = this.started.then(() => this.terminate()).finally(() => {
-      this.state = "closed";
-      this.sink?.closed(undefined);
-    });
-    return this.closing;
+    this.ending = this.started
+      .then(() => this.terminate())
+      .finally(() => {
+        this.state = "closed";
+        this.sink?.closed(undefined);
+      });
+    return this.ending;
+  }
+
+  destroy(): Promise<void> {
+    this.force.abort();
+    return this.close();
   }
 
   private terminating: Promise<void> | undefined;
@@ -249,17 +271,18 @@ export class StdioTransport implements Transport {
     const pid = child?.pid;
     if (child === undefined || pid === undefined) return;
     const grace = this.options.closeGracePeriod;
+    const force = this.force.signal;
     child.stdin?.end();
-    if (!(await waitForExit(child, this.exited, grace))) {
-      signalGroup(pid, "SIGTERM");
-      if (!(await waitForExit(child, this.exited, grace))) {
+    if (!(await waitForExit(child, this.exited, grace, force))) {
+      if (!force.aborted) signalGroup(pid, "SIGTERM");
+      if (force.aborted || !(await waitForExit(child, this.exited, grace, force))) {
         signalGroup(pid, "SIGKILL");
-        await waitForExit(child, this.exited, grace);
+        await waitForExit(child, this.exited, KILL_WAIT_MS);
       }
     }
     if (!isWindows && groupAlive(pid)) {
-      signalGroup(pid, "SIGTERM");
-      if (!(await waitForGroupGone(pid, grace))) signalGroup(pid, "SIGKILL");
+      signalGroup(pid, force.aborted ? "SIGKILL" : "SIGTERM");
+      if (!(await waitForGroupGone(pid, force.aborted ? 0 : grace))) signalGroup(pid, "SIGKILL");
     }
     untrackGroup(pid);
     child.stdout?.destroy();
@@ -267,3 +290,27 @@ export class StdioTransport implements Transport {
   }
 }
 
+/**
+ * The last few kilobytes a server wrote to stderr, kept so that a connection error can show
+ * why the server died. Bounded: a chatty server costs at most twice the limit.
+ */
+export class StderrTail {
+  private text = "";
+
+  constructor(private readonly limit: number) {}
+
+  append(chunk: string): void {
+    this.text += chunk;
+    if (this.text.length > 2 * this.limit) this.text = this.text.slice(-this.limit);
+  }
+
+  /** The tail, cut at a line start when possible, or "" when the server said nothing. */
+  toString(): string {
+    let tail = this.text.length > this.limit ? this.text.slice(-this.limit) : this.text;
+    if (tail.length < this.text.length) {
+      const firstBreak = tail.indexOf("\n");
+      if (firstBreak !== -1 && firstBreak < tail.length - 1) tail = tail.slice(firstBreak + 1);
+    }
+    return tail.trimEnd();
+  }
+}

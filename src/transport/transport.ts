@@ -1,11 +1,18 @@
 /**
  * What the rpc layer needs from a way of moving messages. A transport frames and parses; it
- * never looks at `method` and knows nothing of protocol eras. What an era changes in the
- * transport's behaviour (sessions, headers, how to cancel) is passed in by the protocol layer.
+ * never looks inside a message. What it must know of one, the sender says (this is a request
+ * and this its id; this one starts a session); what an era changes in its behaviour (sessions,
+ * the protocol version header, the standalone stream, resumption) it is told once, by
+ * `configure`, when negotiation is over.
+ *
+ * Lifecycle: created → started → closing → closed. `close()` is graceful (stdio: stdin's end,
+ * then signals; HTTP: the session's DELETE) and `destroy()` immediate; both return the one
+ * promise of the transport's end, which every later call returns too.
  */
 import type { ClientError } from "../util/errors.js";
+import type { RequestId } from "../util/json.js";
 
-export type RequestId = string | number;
+export type { RequestId } from "../util/json.js";
 
 /** Where an inbound message came from, when the transport can tell. */
 export interface InboundMeta {
@@ -19,15 +26,32 @@ export interface InboundMeta {
 export interface TransportSink {
   /** One parsed JSON value, of any shape: the rpc layer judges it. */
   message(value: unknown, meta: InboundMeta | undefined): void;
-  /** Bytes that were not JSON. `raw` is a bounded excerpt for the log. */
+  /** Bytes that were not JSON. `raw` is a bounded, cleaned excerpt for the log. */
   parseError(raw: string, meta: InboundMeta | undefined): void;
   /** The connection ended. `error` is undefined when the client closed it. */
   closed(error: ClientError | undefined): void;
 }
 
+/** What the sender says about one message beyond its bytes. */
 export interface SendOptions {
   /** Extra HTTP headers for this message (the modern era's Mcp-Method, Mcp-Name, …), lower-case names. */
   readonly headers?: Readonly<Record<string, string>> | undefined;
+  /** The reply to this message starts a session (legacy `initialize` over HTTP). */
+  readonly startsSession?: boolean | undefined;
+}
+
+/** What the negotiated era asks of the transport; stdio has nothing to do with it. */
+export interface EraPolicy {
+  /** The `MCP-Protocol-Version` header on every request after negotiation; none when undefined. */
+  readonly protocolVersion: string | undefined;
+  /** Keep the session a `startsSession` reply minted, send it back, and end it on close. */
+  readonly sessions: boolean;
+  /** Open the standalone GET stream on which the server speaks unasked. */
+  readonly standaloneStream: boolean;
+  /** Resume a broken event stream with `Last-Event-ID`. */
+  readonly resumable: boolean;
+  /** The session expired (HTTP 404): start a new one, or reject to end the connection. */
+  readonly renewSession?: (() => Promise<void>) | undefined;
 }
 
 export interface Transport {
@@ -36,14 +60,21 @@ export interface Transport {
   readonly origin: string | undefined;
   start(sink: TransportSink): Promise<void>;
   /**
-   * Sends one message. Stdio returns nothing: a write failure is a closed connection. HTTP
-   * returns a promise that rejects when this message could not be delivered (a refused POST);
-   * messages the reply carries still arrive through the sink.
+   * Sends one message; `id` is given for a request. Stdio returns nothing: a write failure
+   * is a closed connection. HTTP returns a promise that rejects when this message could not be
+   * delivered (a refused POST); messages the reply carries still arrive through the sink. A
+   * message that cannot be serialised throws `InvalidArgumentError`; one the transport cannot
+   * take now (stdio: the server stopped reading) throws a `"transport"` ClientError.
    */
-  send(message: object, options?: SendOptions): Promise<void> | undefined;
-  /** The caller no longer wants the reply to this request: release what carries it. */
+  send(message: object, id: RequestId | undefined, options: SendOptions | undefined): Promise<void> | undefined;
+  /** The caller no longer wants the reply to request `id`: release what carries it. */
   abandon(id: RequestId): void;
+  /** The era's rules, once negotiated. */
+  configure(policy: EraPolicy): void;
+  /** Ends gracefully; the same promise for every caller. */
   close(): Promise<void>;
-  /** A short description for error messages: the command line, or the URL. */
+  /** Ends at once; resolves when nothing of the connection is left. */
+  destroy(): Promise<void>;
+  /** A short description for error messages (the command line or the URL, secrets redacted). */
   describe(): string;
 }

@@ -28,3 +28,18 @@ export function field(path: string, name: string): string {
 export function index(path: string, i: number): string {
   return `${path}[${i}]`;
 }
+
+/**
+ * What a check of a server's input request says when it refuses: the JSON-RPC error a legacy
+ * server gets (the modern era carries the same code in a ClientError of kind `"input_refused"`).
+ * Such checks return a verdict rather than throw: a refusal is an answer, not a failure.
+ */
+export interface Refusal {
+  code: number;
+  message: string;
+}
+
+export type Verdict<T> = { ok: true; value: T } | { ok: false; refusal: Refusal };
+
+export const pass = <T>(value: T): Verdict<T> => ({ ok: true, value });
+export const refuse = <T = never>(code: number, message: string): Verdict<T> => ({ ok: false, refusal: { code, message } });

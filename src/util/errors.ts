@@ -111,6 +111,23 @@ export class InvalidArgumentError extends TypeError {
   readonly code = "ERR_CONDUIT_INVALID_ARGUMENT";
 }
 
+/**
+ * What a public method rejects with. A ClientError is made afresh, naming the server, so that
+ * its stack is taken here, among the caller's frames: one raised on a socket's data event has
+ * none of them. A caller's mistake (`InvalidArgumentError`) stays as it is; anything else the
+ * client did not expect becomes a `"protocol"` error (server data it could not handle), the
+ * original as its cause.
+ */
+export function atBoundary(error: unknown, serverId: string): Error {
+  if (error instanceof InvalidArgumentError) return error;
+  const made =
+    error instanceof ClientError
+      ? new ClientError(error.kind, error.message, { serverId, cause: error.cause, code: error.code, data: error.data })
+      : new ClientError("protocol", `a reply of server "${serverId}" could not be handled: ${messageOf(error)}`, { serverId, cause: error });
+  Error.captureStackTrace(made, atBoundary);
+  return made;
+}
+
 /** The message of whatever was thrown, for text that names a cause. */
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

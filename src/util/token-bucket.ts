@@ -1,7 +1,8 @@
 /**
- * A token bucket: `perSecond` tokens refill continuously up to `burst`. Time comes from
- * `Date.now()` so that tests can move it with a fake clock.
+ * A token bucket: `perSecond` tokens refill continuously up to `burst`, on the monotonic clock.
  */
+import { now } from "./time.js";
+
 export interface RateLimit {
   perSecond: number;
   burst: number;
@@ -15,7 +16,7 @@ export class TokenBucket {
 
   constructor(private readonly limit: RateLimit) {
     this.tokens = limit.burst;
-    this.updatedAt = Date.now();
+    this.updatedAt = now();
   }
 
   /** Takes one token if there is one. */
@@ -30,10 +31,10 @@ export class TokenBucket {
   }
 
   private refill(): void {
-    const now = Date.now();
-    const elapsed = now - this.updatedAt;
+    const at = now();
+    const elapsed = at - this.updatedAt;
     if (elapsed <= 0) return;
-    this.updatedAt = now;
+    this.updatedAt = at;
     this.tokens = Math.min(this.limit.burst, this.tokens + (elapsed * this.limit.perSecond) / 1000);
   }
 }

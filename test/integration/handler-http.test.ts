@@ -86,9 +86,13 @@ describe("the Handler's bounds over HTTP", () => {
     const signals: AbortSignal[] = [];
     const { srv } = await setup(
       {
+        // A callback that gives up when its request is withdrawn: its slot of the cap is free again.
         listRoots: (ctx) => {
           signals.push(ctx.signal);
-          return new Promise((resolve) => releases.push(() => resolve({ roots: [] })));
+          return new Promise((resolve, reject) => {
+            releases.push(() => resolve({ roots: [] }));
+            ctx.signal.addEventListener("abort", () => reject(new Error("withdrawn")));
+          });
         },
         handleElicitation: () => {
           throw new Error("internal detail that must stay here");
@@ -116,7 +120,7 @@ describe("the Handler's bounds over HTTP", () => {
     const logs: unknown[] = [];
     const { srv, server } = await setup({ handleLog: (_level, params) => logs.push(params.data) }, true);
     await srv.nextGetStream();
-    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.useFakeTimers({ toFake: ["Date", "performance"] });
     try {
       for (let i = 0; i < 120; i++) srv.pushGet({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: i } });
       await vi.waitFor(() => expect(server.stats().logsDropped).toBe(20));

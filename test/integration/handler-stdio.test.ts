@@ -130,6 +130,7 @@ describe("supervision", () => {
     let signal!: AbortSignal;
     let answer!: (value: { action: "decline" }) => void;
     const called = deferred<void>();
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date", "performance"] });
     const { raw } = await setup({
       handleElicitation: (_params, ctx) => {
         signal = ctx.signal;
@@ -137,7 +138,6 @@ describe("supervision", () => {
         return new Promise((resolve) => (answer = resolve));
       },
     });
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
     const id = nextId++;
     await raw.send({ jsonrpc: "2.0", id, method: "elicitation/create", params: formParams() });
     await called.promise;
@@ -155,6 +155,7 @@ describe("supervision", () => {
 
   it("times out sampling and roots after 60 s by default, and honours handlerTimeout", async () => {
     const started = { sampling: deferred<void>(), roots: deferred<void>(), elicitation: deferred<void>() };
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date", "performance"] });
     const { raw } = await setup(
       {
         handleSampling: () => (started.sampling.resolve(), new Promise<never>(() => {})),
@@ -163,7 +164,6 @@ describe("supervision", () => {
       },
       { handlerTimeout: { elicitation: 1000 }, sampling: { allowIdle: true } },
     );
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
     const id = nextId++;
     await raw.send({ jsonrpc: "2.0", id, method: "sampling/createMessage", params: sampleParams() });
     const rootsId = nextId++;
@@ -229,6 +229,7 @@ describe("the related call", () => {
     let seen: { assigns: unknown; relatedRequestId: unknown } | undefined;
     let answer!: (value: { action: "decline" }) => void;
     const called = deferred<void>();
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date", "performance"] });
     const { raw, server } = await setup({
       handleElicitation: (_params, ctx) => {
         seen = { assigns: ctx.assigns, relatedRequestId: ctx.relatedRequestId };
@@ -236,7 +237,6 @@ describe("the related call", () => {
         return new Promise((resolve) => (answer = resolve));
       },
     });
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
     const { outcome, request } = await callInFlight(raw, server, { timeout: 1000, assigns: { turn: 7 } });
     await vi.advanceTimersByTimeAsync(500);
     const id = nextId++;
@@ -253,8 +253,8 @@ describe("the related call", () => {
   });
 
   it("the paused deadline still ends at maxTotalTimeout", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date", "performance"] });
     const { raw, server } = await setup({ handleElicitation: () => new Promise(() => {}) }, { handlerTimeout: { elicitation: 10 ** 9 } });
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
     const { outcome } = await callInFlight(raw, server, { timeout: 1000, maxTotalTimeout: 5000 });
     await raw.send({ jsonrpc: "2.0", id: nextId++, method: "elicitation/create", params: formParams() });
     await vi.advanceTimersByTimeAsync(4999);
@@ -301,12 +301,12 @@ describe("budget", () => {
       { listRoots: () => ({ roots: [] }), handleSampling: () => sampled },
       { sampling: { rejectionCode: -4242, allowIdle: true } },
     );
-    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.useFakeTimers({ toFake: ["Date", "performance"] });
     for (let i = 0; i < 20; i++) expect((await ask(raw, "roots/list")).result).toEqual({ roots: [] });
     expect((await ask(raw, "roots/list")).error).toMatchObject({ code: -32000 });
     expect((await ask(raw, "sampling/createMessage", sampleParams())).error).toMatchObject({ code: -4242 });
     expect(server.stats().inputsOverBudget).toBe(2);
-    vi.setSystemTime(Date.now() + 100);
+    vi.advanceTimersByTime(100);
     expect((await ask(raw, "roots/list")).result).toEqual({ roots: [] });
   });
 });
@@ -534,13 +534,13 @@ describe("notifications and logs", () => {
 
   it("moves on from a hook that never settles once handlerTimeout.default passes", async () => {
     const got: string[] = [];
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date", "performance"] });
     const { raw, logger } = await setup({
       handleNotification: (method) => {
         got.push(method);
         return method.endsWith("stuck") ? new Promise(() => {}) : undefined;
       },
     });
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
     await notify(raw, "notifications/x/stuck");
     await notify(raw, "notifications/x/after");
     // The answer to a ping comes after the client has read (and queued) what preceded it.
@@ -575,7 +575,7 @@ describe("notifications and logs", () => {
     const { raw, client, server } = await setup({ handleLog: (level, params, ctx) => logs.push({ level, params, ctx }) });
     const heard: unknown[] = [];
     client.onNotification((n) => heard.push(n));
-    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.useFakeTimers({ toFake: ["Date", "performance"] });
     const nasty = "\u001b[31mred\u001b[0m \u202eevil\u202c zero\u200bwidth\nnext\u2028line\u0007";
     const entries = [
       JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "bogus", logger: "l\u001b[2J", data: { [`k${nasty}`]: nasty }, extra: "dropped" } }),

@@ -570,10 +570,10 @@ describe.each(BACKENDS)("legacy Streamable HTTP over %s", (backend) => {
       const srv = await startServer();
       srv.handle("tools/call", () => undefined);
       const { s } = await connect(srv);
-      const call = s.callTool("slow", {});
+      const call = failure(s.callTool("slow", {}));
       const p = await srv.nextPending("tools/call");
       await s.close();
-      const err = await failure(call);
+      const err = await call;
       expect(err.kind).toBe("closed");
       expect(err.serverId).toBe("a");
       await p.closed;

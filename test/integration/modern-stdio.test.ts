@@ -321,7 +321,7 @@ describe("MRTR", () => {
     const { raw, server } = await setup({ listRoots: () => (answered++, { roots: [] }) });
     const inputRequests = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, { method: "roots/list" }]));
     raw.handle("tools/call", () => ({ resultType: "input_required", inputRequests }));
-    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.useFakeTimers({ toFake: ["Date", "performance"] });
     const error = await server.callTool("t").catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: "input_refused", code: -32000 });
     expect(answered).toBe(20);
@@ -330,6 +330,7 @@ describe("MRTR", () => {
   it("each leg has the call's timeout; Handler time between legs does not count; maxTotalTimeout bounds it all", async () => {
     let answer!: () => void;
     const asked = deferred<void>();
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date", "performance"] });
     const { raw, server } = await setup({
       handleElicitation: () => {
         asked.resolve();
@@ -338,7 +339,6 @@ describe("MRTR", () => {
     });
     let round = 0;
     raw.handle("tools/call", () => (++round === 1 ? { resultType: "input_required", inputRequests: { e: elicitForm } } : undefined));
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
     const outcome = server.callTool("t", {}, { timeout: 1000, maxTotalTimeout: 100_000 }).catch((e: unknown) => e);
     await asked.promise;
     await vi.advanceTimersByTimeAsync(50_000);

@@ -197,11 +197,11 @@ describe("inbound garbage", () => {
 });
 
 describe("deadlines, cancellation and progress", () => {
-  const fake = () => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+  const fake = () => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date", "performance"] });
 
   it("times out, rejects with kind timeout, and tells the server", async () => {
-    const { raw, server } = await setup();
     fake();
+    const { raw, server } = await setup();
     let settled = false;
     const outcome = server.callTool("slow", {}, { timeout: 1000 }).catch((e: unknown) => e).finally(() => (settled = true));
     const request = await raw.next("tools/call");
@@ -220,9 +220,9 @@ describe("deadlines, cancellation and progress", () => {
   it("uses the client's requestTimeout when a call gives none", async () => {
     const raw = track(await startRawStdio());
     raw.autoInitialize();
+    fake();
     const client = track(new Client({ name: "h", version: "0", requestTimeout: 5000, logger: capturingLogger() }));
     const server = await client.connect("raw", raw.target);
-    fake();
     const call = server.callTool("slow");
     const outcome = call.catch((e: unknown) => e);
     await raw.next("tools/call");
@@ -269,8 +269,8 @@ describe("deadlines, cancellation and progress", () => {
   });
 
   it("restarts the deadline on progress when asked, but never past maxTotalTimeout", async () => {
-    const { raw, server } = await setup();
     fake();
+    const { raw, server } = await setup();
     const call = server.callTool("slow", {}, { timeout: 1000, maxTotalTimeout: 2500, resetTimeoutOnProgress: true, onProgress: () => {} });
     const outcome = call.catch((e: unknown) => e);
     const request = await raw.next("tools/call");
@@ -288,8 +288,8 @@ describe("deadlines, cancellation and progress", () => {
   });
 
   it("without resetTimeoutOnProgress, progress does not extend the deadline", async () => {
-    const { raw, server } = await setup();
     fake();
+    const { raw, server } = await setup();
     const call = server.callTool("slow", {}, { timeout: 1000, onProgress: () => {} });
     const outcome = call.catch((e: unknown) => e);
     const request = await raw.next("tools/call");
@@ -322,8 +322,11 @@ describe("the stdio transport", () => {
     expect(error).toMatchObject({ kind: "transport", serverId: "raw" });
     expect((error as Error).message).toContain("maxMessageBytes");
     await raw.exited;
-    expect(server.state).toBe("closed");
+    // The connection broke: it is closing until nothing of the server is left.
+    expect(["closing", "closed"]).toContain(server.state);
     await expect(server.callTool("again")).rejects.toMatchObject({ kind: "closed" });
+    expect(await server.closed).toMatchObject({ kind: "transport" });
+    expect(server.state).toBe("closed");
   });
 
   it("rejects every pending call when the server exits mid-call, with the exit code and stderr", async () => {

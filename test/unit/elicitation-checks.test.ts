@@ -2,7 +2,7 @@
 // (src/input/elicitation-url.ts): the seed's "Elicitation" bullet and digest §3.3.
 import { describe, expect, it } from "vitest";
 import { checkElicitation, checkElicitResult, type ElicitationRequest } from "../../src/input/elicitation.js";
-import { vetUrl } from "../../src/input/elicitation-url.js";
+import { vetUrl } from "../../src/input/elicitation.js";
 import { declaredModes, type ElicitationMode } from "../../src/protocol/capabilities.js";
 import type { ProtocolVersion } from "../../src/protocol/versions.js";
 

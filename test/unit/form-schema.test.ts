@@ -3,7 +3,7 @@
 // (src/input/sensitive-fields.ts).
 import { describe, expect, it } from "vitest";
 import { checkAnswer, checkFormSchema, type Field, type Form } from "../../src/input/form-schema.js";
-import { looksSensitive } from "../../src/input/sensitive-fields.js";
+import { looksSensitive } from "../../src/input/elicitation.js";
 import type { ProtocolVersion } from "../../src/protocol/versions.js";
 
 const INVALID_PARAMS = -32602;

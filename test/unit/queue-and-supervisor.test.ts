@@ -3,12 +3,13 @@
 // the log gate (src/input/logs.ts). Time is a fake clock wherever it matters.
 import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { NotificationQueue } from "../../src/input/notification-queue.js";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { NotificationQueue } from "../../src/input/notifications.js";
 import { HandlerTimeoutError, supervise, type Supervised } from "../../src/input/supervisor.js";
 import { InputBudget } from "../../src/input/budget.js";
-import { LogGate } from "../../src/input/logs.js";
+import { LogGate } from "../../src/input/notifications.js";
 import { INPUT_DEFAULTS } from "../../src/input/options.js";
+import { DeadlineQueue } from "../../src/rpc/deadline.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { deferred } from "../helpers/raw-stdio.js";
 
@@ -193,10 +194,15 @@ describe("NotificationQueue", () => {
 
 describe("supervise", () => {
   const live = () => new AbortController().signal;
+  // A queue per test: made before a test fakes the clock, it holds no timer of the real one.
+  let queue: DeadlineQueue;
+  beforeEach(() => {
+    queue = new DeadlineQueue();
+  });
 
   it("returns a sync or async value as ok", async () => {
-    await expect(supervise(() => 42, 1000, live())).resolves.toEqual({ status: "ok", value: 42 });
-    await expect(supervise(() => Promise.resolve("v"), 1000, live())).resolves.toEqual({ status: "ok", value: "v" });
+    await expect(supervise(() => 42, 1000, live(), queue)).resolves.toEqual({ status: "ok", value: 42 });
+    await expect(supervise(() => Promise.resolve("v"), 1000, live(), queue)).resolves.toEqual({ status: "ok", value: "v" });
   });
 
   it("reports a sync throw and an async rejection as threw, with the error", async () => {
@@ -204,11 +210,11 @@ describe("supervise", () => {
     await expect(
       supervise(() => {
         throw error;
-      }, 1000, live()),
+      }, 1000, live(), queue),
     ).resolves.toEqual({ status: "threw", error });
     const rejection = new Error("async");
-    await expect(supervise(() => Promise.reject(rejection), 1000, live())).resolves.toEqual({ status: "threw", error: rejection });
-    await expect(supervise(async () => Promise.reject("a string"), 1000, live())).resolves.toEqual({ status: "threw", error: "a string" });
+    await expect(supervise(() => Promise.reject(rejection), 1000, live(), queue)).resolves.toEqual({ status: "threw", error: rejection });
+    await expect(supervise(async () => Promise.reject("a string"), 1000, live(), queue)).resolves.toEqual({ status: "threw", error: "a string" });
   });
 
   it("times out at the deadline exactly, aborts the inner signal, and ignores a late answer", async () => {
@@ -223,6 +229,7 @@ describe("supervise", () => {
         },
         1000,
         live(),
+        queue,
       ),
     );
     await vi.advanceTimersByTimeAsync(999);
@@ -230,25 +237,25 @@ describe("supervise", () => {
     expect(inner!.aborted).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     expect(outcome.settled).toBe(true);
-    expect(outcome.value).toEqual({ status: "timeout", ms: 1000 });
+    expect(outcome.value).toEqual({ status: "timeout", ms: 1000, running: expect.any(Promise) });
     expect(inner!.aborted).toBe(true);
     expect(inner!.reason).toBeInstanceOf(HandlerTimeoutError);
     expect((inner!.reason as HandlerTimeoutError).ms).toBe(1000);
     expect((inner!.reason as HandlerTimeoutError).message).toBe("the handler did not answer within 1000 ms");
     answer.resolve("too late");
     await vi.advanceTimersByTimeAsync(0);
-    expect(outcome.value).toEqual({ status: "timeout", ms: 1000 });
+    expect(outcome.value).toEqual({ status: "timeout", ms: 1000, running: expect.any(Promise) });
   });
 
   it("uses the seed's deadlines: 5 minutes for elicitation, 60 seconds otherwise", async () => {
     expect(INPUT_DEFAULTS.handlerTimeout).toEqual({ default: 60_000, elicitation: 300_000 });
     vi.useFakeTimers();
     for (const ms of [INPUT_DEFAULTS.handlerTimeout.elicitation, INPUT_DEFAULTS.handlerTimeout.default]) {
-      const outcome = track(supervise(() => new Promise<never>(() => {}), ms, live()));
+      const outcome = track(supervise(() => new Promise<never>(() => {}), ms, live(), queue));
       await vi.advanceTimersByTimeAsync(ms - 1);
       expect(outcome.settled).toBe(false);
       await vi.advanceTimersByTimeAsync(1);
-      expect(outcome.value).toEqual({ status: "timeout", ms });
+      expect(outcome.value).toEqual({ status: "timeout", ms, running: expect.any(Promise) });
     }
   });
 
@@ -257,7 +264,7 @@ describe("supervise", () => {
   it("does not time out at once when the deadline is beyond Node's timer range", async () => {
     vi.useFakeTimers();
     for (const ms of [Number.POSITIVE_INFINITY, 2 ** 31, 30 * 24 * 3_600_000]) {
-      const outcome = track(supervise(() => new Promise<never>(() => {}), ms, live()));
+      const outcome = track(supervise(() => new Promise<never>(() => {}), ms, live(), queue));
       await vi.advanceTimersByTimeAsync(1000);
       expect(outcome.settled).toBe(false);
     }
@@ -265,7 +272,7 @@ describe("supervise", () => {
 
   it("leaves nothing to fire once the callback answers", async () => {
     vi.useFakeTimers();
-    const result = await supervise(() => Promise.resolve(1), 60_000, live());
+    const result = await supervise(() => Promise.resolve(1), 60_000, live(), queue);
     expect(result).toEqual({ status: "ok", value: 1 });
     // The shared deadline timer may stay armed (unreferenced); when it fires it finds nothing due.
     vi.advanceTimersByTime(60_000);
@@ -285,18 +292,19 @@ describe("supervise", () => {
         },
         60_000,
         outer.signal,
+        queue,
       ),
     );
     await vi.advanceTimersByTimeAsync(10);
     expect(inner!.aborted).toBe(false);
     outer.abort("cancelled by the server");
     await vi.advanceTimersByTimeAsync(0);
-    expect(outcome.value).toEqual({ status: "aborted", reason: "cancelled by the server" });
+    expect(outcome.value).toEqual({ status: "aborted", reason: "cancelled by the server", running: expect.any(Promise) });
     expect(inner!.aborted).toBe(true);
     expect(inner!.reason).toBe("cancelled by the server");
     answer.resolve("late");
     await vi.advanceTimersByTimeAsync(60_000);
-    expect(outcome.value).toEqual({ status: "aborted", reason: "cancelled by the server" });
+    expect(outcome.value).toEqual({ status: "aborted", reason: "cancelled by the server", running: expect.any(Promise) });
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -304,8 +312,8 @@ describe("supervise", () => {
     const outer = new AbortController();
     outer.abort("gone");
     const run = vi.fn(() => 1);
-    const result: Supervised<number> = await supervise(run, 1000, outer.signal);
-    expect(result).toEqual({ status: "aborted", reason: "gone" });
+    const result: Supervised<number> = await supervise(run, 1000, outer.signal, queue);
+    expect(result).toEqual({ status: "aborted", reason: "gone", running: expect.any(Promise) });
     expect(run).not.toHaveBeenCalled();
   });
 
@@ -319,6 +327,7 @@ describe("supervise", () => {
       },
       1000,
       outer.signal,
+      queue,
     );
     outer.abort("later");
     expect(result).toEqual({ status: "ok", value: "done" });

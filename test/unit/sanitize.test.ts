@@ -2,7 +2,7 @@
 // what a server wrote must not rewrite a terminal, hide its direction or flood a log.
 import { describe, expect, it } from "vitest";
 import { MAX_DEPTH, MAX_TEXT, safeText, safeValue } from "../../src/util/sanitize.js";
-import { sanitizeLog } from "../../src/input/logs.js";
+import { sanitizeLog } from "../../src/input/notifications.js";
 import { LOGGING_LEVELS } from "../../src/protocol/types/index.js";
 
 const ch = (code: number): string => String.fromCharCode(code);

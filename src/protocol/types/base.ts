@@ -81,6 +81,25 @@ export interface PaginatedResult extends Result {
   nextCursor?: Cursor;
 }
 
+/** The params of a list request: the page to fetch (none for the first). */
+export interface PaginatedParams {
+  cursor?: Cursor;
+  _meta?: Meta;
+}
+
+/** `logging/setLevel` (legacy). */
+export interface SetLevelParams {
+  level: LoggingLevel;
+  _meta?: Meta;
+}
+
+/** A log entry (`notifications/message`), as the Handler's `handleLog` receives it: sanitised. */
+export interface LogParams {
+  level: LoggingLevel;
+  logger?: string;
+  data: unknown;
+}
+
 /** 2026-07-28 caching hints on list and read results. */
 export interface CacheableResult extends Result {
   ttlMs?: number;

@@ -4,7 +4,4 @@ export type * from "./content.js";
 export type * from "./tools.js";
 export type * from "./resources.js";
 export type * from "./prompts.js";
-export type * from "./sampling.js";
-export type * from "./elicitation.js";
-export type * from "./roots.js";
-export type * from "./notifications.js";
+export type * from "./client-features.js";

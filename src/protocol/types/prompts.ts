@@ -30,6 +30,12 @@ export interface PromptMessage {
   [key: string]: unknown;
 }
 
+export interface GetPromptParams {
+  name: string;
+  arguments?: { [name: string]: string };
+  _meta?: Meta;
+}
+
 export interface GetPromptResult extends Result {
   description?: string;
   messages: PromptMessage[];

@@ -38,3 +38,21 @@ export interface ListResourceTemplatesResult extends PaginatedResult, CacheableR
 export interface ReadResourceResult extends CacheableResult {
   contents: ResourceContents[];
 }
+
+export interface ReadResourceParams {
+  uri: string;
+  _meta?: Meta;
+}
+
+/** `resources/subscribe` and `resources/unsubscribe` (legacy). */
+export interface SubscribeParams {
+  uri: string;
+  _meta?: Meta;
+}
+
+/** `notifications/resources/updated`. */
+export interface ResourceUpdatedParams {
+  uri: string;
+  _meta?: Meta;
+  [key: string]: unknown;
+}

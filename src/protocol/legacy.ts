@@ -1,0 +1,123 @@
+/**
+ * The legacy era (2025-06-18 and 2025-11-25, basic/lifecycle): the version negotiated once by
+ * `initialize`, requests sent as they are, the server's own requests answered (`ping` here,
+ * the rest by the layer above), `notifications/cancelled` for a request given up (never for
+ * `initialize`). Over HTTP the session is kept, the standalone GET stream opened, broken
+ * streams resumed, and an expired session renewed by a fresh `initialize` that must land on
+ * the same version. Malformed messages are answered on stdio only: over HTTP each answer would
+ * be a POST of its own, which a server sending garbage could multiply at will.
+ */
+import { ClientError } from "../util/errors.js";
+import type { Logger } from "../util/logger.js";
+import type { InboundRequest } from "../rpc/inbound-request.js";
+import type { PendingCall, RelatedCall } from "../rpc/pending-call.js";
+import type { RpcPeer } from "../rpc/peer.js";
+import type { EraPolicy } from "../transport/transport.js";
+import { clientCapabilities, type InputFeatures } from "./capabilities.js";
+import type { ConnectionHooks, EraCodec, Negotiated } from "./era-codec.js";
+import { initialize } from "./initialize.js";
+import { isCallMethod, type CallOptions } from "./methods.js";
+import type { Subscription } from "./subscriptions.js";
+import type { Implementation, Tool } from "./types/index.js";
+import type { LegacyVersion } from "./versions.js";
+
+export interface LegacySettings {
+  serverId: string;
+  logger: Logger;
+  transport: "stdio" | "http";
+  clientInfo: Implementation;
+  features: InputFeatures;
+  /** Bound on a session renewal's handshake. */
+  connectTimeout: number;
+}
+
+export class LegacyCodec implements EraCodec {
+  readonly era = "legacy" as const;
+  readonly version: LegacyVersion;
+  readonly policy: EraPolicy;
+  readonly answersInvalid: boolean;
+  negotiated: Negotiated;
+
+  constructor(
+    private readonly peer: RpcPeer,
+    negotiated: Negotiated<LegacyVersion>,
+    private readonly settings: LegacySettings,
+    private readonly hooks: ConnectionHooks,
+  ) {
+    this.negotiated = negotiated;
+    this.version = negotiated.protocolVersion;
+    this.answersInvalid = settings.transport === "stdio";
+    this.policy = {
+      protocolVersion: this.version,
+      sessions: true,
+      standaloneStream: true,
+      resumable: true,
+      renewSession: () => this.renewSession(),
+    };
+  }
+
+  get callsInFlight(): number {
+    return this.peer.callsInFlight;
+  }
+
+  start(): void {
+    // Sent after the transport was configured: over HTTP the version's header goes on it.
+    this.peer.notify("notifications/initialized");
+  }
+
+  request(method: string, params: Record<string, unknown> | undefined, options: CallOptions): Promise<unknown> {
+    return this.peer.request(method, params, options, isCallMethod(method));
+  }
+
+  /** basic/utilities/cancellation: the receiver is told, unless the request may not be cancelled. */
+  cancel(call: PendingCall, reason: string): void {
+    if (call.cancellable) this.peer.notify("notifications/cancelled", { requestId: call.id, reason });
+  }
+
+  serverRequest(request: InboundRequest): void {
+    if (request.method === "ping") return request.respond({});
+    this.hooks.serverRequest(request, this.relatedCall(request), this);
+  }
+
+  consume(method: string, params: Record<string, unknown>): boolean {
+    if (method !== "notifications/cancelled") return false;
+    this.settings.logger.debug("a cancellation for no request in progress was ignored", { params });
+    return true;
+  }
+
+  acceptTools(tools: Tool[]): Tool[] {
+    return tools;
+  }
+
+  listen(): Promise<Subscription> {
+    return Promise.reject(
+      new ClientError("unsupported", `subscriptions/listen does not exist in protocol version ${this.version} (legacy era)`, { serverId: this.settings.serverId }),
+    );
+  }
+
+  end(_reason: ClientError): void {
+    // Nothing of the era outlives the peer's own end.
+  }
+
+  /**
+   * The call a server request belongs to: over HTTP the one whose POST stream carried it; on
+   * stdio the one call in flight, when there is exactly one. Only calls count (DESIGN).
+   */
+  private relatedCall(request: InboundRequest): RelatedCall | undefined {
+    const id = request.meta?.relatedRequestId;
+    if (id !== undefined) return this.peer.pendingCall(id);
+    return this.settings.transport === "stdio" ? this.peer.soleCall() : undefined;
+  }
+
+  /** The HTTP session expired (404): a fresh handshake, which must land on the same version. */
+  private async renewSession(): Promise<void> {
+    this.negotiated = await initialize(this.peer, {
+      offered: this.version,
+      accepted: [this.version],
+      capabilities: clientCapabilities(this.settings.features, this.version),
+      clientInfo: this.settings.clientInfo,
+      timeout: this.settings.connectTimeout,
+    });
+    this.peer.notify("notifications/initialized");
+  }
+}

@@ -1,0 +1,185 @@
+/**
+ * One message POSTed over Streamable HTTP, and its reply (2025-11-25 and 2026-07-28
+ * basic/transports, "Sending Messages to the Server"). A notification or a response is
+ * accepted with 202; a request is answered with JSON or with an event stream that may carry
+ * server messages before the response, each reported with the request's id. A stream that
+ * breaks before the response is resumed with a GET and `Last-Event-ID` when the era allows it,
+ * waiting the server's `retry:` (bounded) between tries. A 404 to a request that carried the
+ * session renews it, and the request alone is sent again.
+ */
+import { ClientError } from "../util/errors.js";
+import { isObject, type RequestId } from "../util/json.js";
+import type { Logger } from "../util/logger.js";
+import { excerpt } from "../util/text.js";
+import { failureOf, mediaType, readBody } from "./http-body.js";
+import type { Exchange, ExchangeResponse, Ticket } from "./http-exchange.js";
+import type { HttpSession } from "./http-session.js";
+import { SseOverflowError, openSseReader, type SseCursor } from "./sse-reader.js";
+
+/** What the POST exchange and the standalone stream share of their transport. */
+export interface HttpLink {
+  readonly url: URL;
+  readonly exchange: Exchange;
+  readonly session: HttpSession;
+  readonly logger: Logger;
+  readonly maxMessageBytes: number;
+  /** Broken event streams resumed in a row before giving up. */
+  readonly maxReconnects: number;
+  readonly isOpen: boolean;
+  /** The URL for messages, secrets redacted. */
+  describe(): string;
+  /** A message from the server; `relatedRequestId` is the request whose stream carried it. */
+  deliver(value: unknown, relatedRequestId: RequestId | undefined): void;
+  parseError(raw: string): void;
+  /** The connection cannot go on (its session could not be renewed). */
+  fail(error: ClientError): void;
+}
+
+/** What a POST says besides its body. */
+export interface Post {
+  readonly body: string;
+  /** The request's id; undefined for a notification or a response. */
+  readonly id: RequestId | undefined;
+  readonly extra: Readonly<Record<string, string>> | undefined;
+  readonly startsSession: boolean;
+  readonly ticket: Ticket;
+}
+
+/** Waits this long between tries when the server names no `retry:`. */
+export const DEFAULT_RETRY_MS = 1000;
+/** The longest wait a server's `retry:` may ask for. */
+const MAX_RETRY_MS = 60_000;
+
+export function retryDelay(cursor: SseCursor, fallback: number): number {
+  return Math.min(cursor.retryMs ?? fallback, MAX_RETRY_MS);
+}
+
+export async function post(link: HttpLink, message: Post, mayRenew = true): Promise<void> {
+  if (!message.startsSession) {
+    const renewal = link.session.renewal();
+    if (renewal !== undefined) await renewal.catch(() => {});
+    if (!link.isOpen || message.ticket.cancelled) return;
+  }
+  const sent = link.session.id;
+  const response = await link.exchange.send({
+    method: "POST",
+    url: link.url,
+    headers: link.session.headers(message.startsSession ? "initialize" : "post"),
+    extra: message.extra,
+    body: message.body,
+    ticket: message.ticket,
+  });
+  if (message.startsSession) link.session.capture(response);
+  if (mayRenew && !message.startsSession && link.session.expired(response.status, sent)) {
+    response.discard();
+    await renew(link, sent);
+    // Only requests are sent again: a notification or a response belonged to the expired
+    // session (and the renewal sends its own `notifications/initialized`).
+    if (message.id === undefined) {
+      link.logger.debug("dropped a message the expired session did not take", { body: excerpt(message.body) });
+      return;
+    }
+    // A call given up (cancelled, timed out) or a connection closed meanwhile is not resent.
+    if (message.ticket.cancelled || !link.isOpen) return;
+    return post(link, message, false);
+  }
+  if (response.status >= 200 && response.status < 300) return readReply(link, response, message.id, message.ticket);
+  throw await failureOf(response, link.url);
+}
+
+/** Renews an expired session; when that fails, the connection ends. */
+export async function renew(link: HttpLink, expired: string): Promise<void> {
+  try {
+    await link.session.renew(expired);
+  } catch (error) {
+    const reason = new ClientError("transport", `the session expired and could not be renewed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    link.fail(reason);
+    throw reason;
+  }
+}
+
+async function readReply(link: HttpLink, response: ExchangeResponse, id: RequestId | undefined, ticket: Ticket): Promise<void> {
+  const type = mediaType(response);
+  if (response.status === 202 || (id === undefined && type !== "text/event-stream")) {
+    response.discard();
+    if (id !== undefined) throw new ClientError("protocol", "the server accepted a request (202) without answering it");
+    return;
+  }
+  if (type === "text/event-stream") return readStream(link, response, id, ticket);
+  if (type !== "application/json") {
+    response.discard();
+    throw new ClientError("protocol", `the server answered with Content-Type "${excerpt(type, 100)}", expected JSON or an event stream`);
+  }
+  const text = await readBody(response, link.maxMessageBytes);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ClientError("protocol", "the server's JSON reply does not parse", { data: excerpt(text) });
+  }
+  // An error that could not name the request (id null) is still this request's answer.
+  if (id !== undefined && isObject(value) && value.id === null && isObject(value.error)) value = { ...value, id };
+  link.deliver(value, id);
+  // A JSON reply holds the response and nothing else: anything else would leave the call waiting.
+  if (id !== undefined && !(isObject(value) && value.id === id && !("method" in value))) {
+    throw new ClientError("protocol", "the server's JSON reply is not the response to the request", { data: excerpt(text) });
+  }
+}
+
+/** Reads a POST's event stream; resumes it with GET + Last-Event-ID when it breaks early. */
+async function readStream(link: HttpLink, response: ExchangeResponse, id: RequestId | undefined, ticket: Ticket): Promise<void> {
+  const cursor: SseCursor = {};
+  let answered = false;
+  const deliver = (value: unknown): void => {
+    if (id !== undefined && isObject(value) && value.id === id && !("method" in value)) answered = true;
+    link.deliver(value, id);
+  };
+  let broken: unknown = await consumeStream(link, response, cursor, deliver);
+  for (let attempt = 0; id !== undefined && !answered && link.isOpen && !ticket.cancelled; attempt++) {
+    // An oversize message was refused, not lost: resuming would only replay it.
+    if (broken instanceof SseOverflowError) throw new ClientError("transport", broken.message, { cause: broken });
+    const resumable = link.session.resumable && cursor.lastEventId !== undefined;
+    if (!resumable || attempt >= link.maxReconnects) {
+      throw new ClientError("transport", "the server's event stream ended before it answered", { cause: broken });
+    }
+    await ticket.sleep(retryDelay(cursor, DEFAULT_RETRY_MS));
+    if (ticket.cancelled) return;
+    broken = await resumeStream(link, cursor, ticket, deliver);
+  }
+}
+
+/** Streams events into `deliver`; returns the error that ended the stream, if any. */
+export async function consumeStream(
+  link: HttpLink,
+  response: ExchangeResponse,
+  cursor: SseCursor,
+  deliver: (value: unknown) => void,
+): Promise<unknown> {
+  const reader = await openSseReader(link.maxMessageBytes, cursor, {
+    message: deliver,
+    parseError: (raw) => link.parseError(raw),
+  });
+  try {
+    await response.consume((chunk) => reader.push(chunk));
+    return undefined;
+  } catch (error) {
+    response.discard();
+    return error;
+  }
+}
+
+async function resumeStream(link: HttpLink, cursor: SseCursor, ticket: Ticket, deliver: (value: unknown) => void): Promise<unknown> {
+  try {
+    const response = await link.exchange.send({
+      method: "GET",
+      url: link.url,
+      headers: link.session.headers("get"),
+      extra: { "last-event-id": cursor.lastEventId ?? "" },
+      ticket,
+    });
+    if (response.status !== 200 || mediaType(response) !== "text/event-stream") return await failureOf(response, link.url);
+    return await consumeStream(link, response, cursor, deliver);
+  } catch (error) {
+    return error;
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The standalone GET event stream of a legacy HTTP connection (2025-11-25 basic/transports,
+ * "Listening for Messages from the Server"), on which the server sends requests and
+ * notifications unasked. It lives as long as the connection: when it breaks it is opened
+ * again, resuming with `Last-Event-ID`, after the server's `retry:` (bounded) or a backoff
+ * that doubles with each failure in a row; after `maxReconnects` failures without a message
+ * it is given up. A 405 means the server offers none; a 404 for the session renews it.
+ */
+import { mediaType, failureOf } from "./http-body.js";
+import { Ticket } from "./http-exchange.js";
+import { DEFAULT_RETRY_MS, consumeStream, renew, retryDelay, type HttpLink } from "./http-post.js";
+import type { SseCursor } from "./sse-reader.js";
+
+export class StandaloneStream {
+  private readonly ticket = new Ticket();
+
+  constructor(private readonly link: HttpLink) {}
+
+  /** Opens the stream; `ended` runs when it is given up or stopped. */
+  start(ended: () => void): void {
+    void this.run().finally(ended);
+  }
+
+  stop(): void {
+    this.ticket.cancel();
+  }
+
+  /** The ticket of the stream's exchanges: the transport cancels it with the others. */
+  get cancellation(): Ticket {
+    return this.ticket;
+  }
+
+  private async run(): Promise<void> {
+    const link = this.link;
+    const cursor: SseCursor = {};
+    let failures = 0;
+    while (link.isOpen && !this.ticket.cancelled) {
+      let received = false;
+      const deliver = (value: unknown): void => {
+        received = true;
+        link.deliver(value, undefined);
+      };
+      try {
+        const sent = link.session.id;
+        const response = await link.exchange.send({
+          method: "GET",
+          url: link.url,
+          headers: link.session.headers("get"),
+          extra: cursor.lastEventId === undefined ? undefined : { "last-event-id": cursor.lastEventId },
+          ticket: this.ticket,
+        });
+        if (response.status === 405) {
+          response.discard();
+          link.logger.debug("the server offers no standalone event stream (405)");
+          return;
+        }
+        if (link.session.expired(response.status, sent)) {
+          response.discard();
+          await renew(link, sent);
+          continue;
+        }
+        if (response.status !== 200 || mediaType(response) !== "text/event-stream") throw await failureOf(response, link.url);
+        await consumeStream(link, response, cursor, deliver);
+      } catch (error) {
+        if (this.ticket.cancelled || !link.isOpen) return;
+        link.logger.debug("the standalone event stream failed", { error });
+      }
+      failures = received ? 0 : failures + 1;
+      if (failures > link.maxReconnects) {
+        link.logger.warn(`gave up on the standalone event stream of ${link.describe()} after ${failures} failures`);
+        return;
+      }
+      await this.ticket.sleep(retryDelay(cursor, DEFAULT_RETRY_MS * 2 ** Math.max(0, failures - 1)));
+    }
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * Time, read one way everywhere: `now()` is monotonic (`performance.now()`), so that a step of
+ * the wall clock (NTP, a suspended laptop, a user changing the date) neither times a call out
+ * early nor stops a rate limit from refilling. Tests move it with fake timers that fake
+ * `performance` too.
+ *
+ * `delay` is the one sleep. A Node timer holds at most 2³¹−1 ms; given more, Node warns and
+ * fires at once, which would turn "wait a long time" into "do not wait".
+ */
+import { ClientError } from "./errors.js";
+
+/** Milliseconds on a monotonic clock (arbitrary origin). */
+export function now(): number {
+  return performance.now();
+}
+
+/** The longest delay a Node timer keeps. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Whether `ms` is a delay one Node timer keeps; anything else (Infinity, longer) it does not. */
+export function fitsTimer(ms: number | undefined): ms is number {
+  return ms !== undefined && Number.isFinite(ms) && ms >= 0 && ms <= MAX_TIMER_MS;
+}
+
+/**
+ * Waits `ms` milliseconds, or until `signal` aborts (then it rejects with a `"cancelled"`
+ * ClientError whose cause is the signal's reason). `Infinity` waits for the signal alone; a
+ * finite delay longer than one timer holds is waited in steps. With `ref` false the wait does
+ * not keep the process alive.
+ */
+export function delay(ms: number, signal?: AbortSignal, ref = true): Promise<void> {
+  if (signal?.aborted === true) return Promise.reject(cancelled(signal));
+  if (!(ms > 0)) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined;
+    const done = (): void => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    };
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(cancelled(signal!));
+    };
+    // Steps are counted, not read off the clock: a fake clock that moves only the timers still
+    // ends the wait.
+    const wait = (left: number): void => {
+      if (left === Infinity) return;
+      timer = left <= MAX_TIMER_MS ? setTimeout(done, left) : setTimeout(() => wait(left - MAX_TIMER_MS), MAX_TIMER_MS);
+      if (!ref) timer.unref();
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    wait(ms);
+  });
+}
+
+function cancelled(signal: AbortSignal): ClientError {
+  return new ClientError("cancelled", "the wait was cancelled", { cause: signal.reason });
+}
+
+/**
+ * One abort signal for a span of work that several things may end: the caller's signal, the
+ * connection's life, and a time bound. Connecting and an MRTR flow each run under one.
+ */
+export class SpanBound {
+  private readonly controller = new AbortController();
+  private readonly stoppers: AbortSignal[] = [];
+  private readonly timer: NodeJS.Timeout | undefined;
+  /** True when the time bound, not a stopper, ended the span. */
+  timedOut = false;
+
+  /**
+   * @param ms the time bound; none when it does not fit a timer (Infinity)
+   * @param timeoutReason the abort reason when the bound passes
+   */
+  constructor(stoppers: readonly (AbortSignal | undefined)[], ms: number | undefined, timeoutReason: () => unknown) {
+    for (const stopper of stoppers) {
+      if (stopper === undefined) continue;
+      if (stopper.aborted) this.controller.abort(stopper.reason);
+      stopper.addEventListener("abort", this, { once: true });
+      this.stoppers.push(stopper);
+    }
+    this.timer = fitsTimer(ms)
+      ? setTimeout(() => {
+          if (this.controller.signal.aborted) return;
+          this.timedOut = true;
+          this.controller.abort(timeoutReason());
+        }, ms)
+      : undefined;
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** A stopper aborted (EventTarget calls `handleEvent` on listener objects). */
+  handleEvent(event: Event): void {
+    this.controller.abort((event.target as AbortSignal).reason);
+  }
+
+  /** The span is over: stop listening, clear the timer. */
+  dispose(): void {
+    clearTimeout(this.timer);
+    for (const stopper of this.stoppers) stopper.removeEventListener("abort", this);
+  }
+}
