@@ -31,3 +31,13 @@ export function capturingLogger(): CapturingLogger {
       entries.filter((e) => (e.level === "warn" || e.level === "error") && e.message.includes(needle)).map((e) => e.message),
   };
 }
+
+/** A logger that records each message it is given and then throws, as a broken host logger would. */
+export function throwingLogger(): CapturingLogger {
+  const inner = capturingLogger();
+  const failing = (level: LogEntry["level"]) => (message: string, fields?: Record<string, unknown>) => {
+    inner[level](message, fields);
+    throw new Error(`the host's logger failed on a ${level} entry`);
+  };
+  return { ...inner, debug: failing("debug"), info: failing("info"), warn: failing("warn"), error: failing("error") };
+}

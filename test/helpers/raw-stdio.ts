@@ -110,6 +110,9 @@ export interface RawStdioServer {
   spawnGrandchild(opts?: { inheritStdio?: boolean }): Promise<number>;
   ignoreSigterm(): Promise<void>;
   stayAfterStdinEnd(): Promise<void>;
+  /** The relay stops reading its stdin (the client's writes then back up in the pipe). */
+  stopReading(): Promise<void>;
+  resumeReading(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -547,6 +550,14 @@ class RawStdio implements RawStdioServer {
 
   async stayAfterStdinEnd(): Promise<void> {
     await this.effect({ t: "stay-after-stdin-end" });
+  }
+
+  async stopReading(): Promise<void> {
+    await this.effect({ t: "pause-stdin" });
+  }
+
+  async resumeReading(): Promise<void> {
+    await this.effect({ t: "resume-stdin" });
   }
 
   close(): Promise<void> {
