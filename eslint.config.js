@@ -15,7 +15,9 @@ const layerRule = (forbidden) => ({
 });
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "coverage/**", "**/*.mjs", "**/*.js"] },
+  // The package consumer is type-checked by scripts/check-package.mjs against an install of the
+  // packed tarball; here `conduit-mcp` would resolve to whatever dist/ holds.
+  { ignores: ["dist/**", "node_modules/**", "coverage/**", "**/*.mjs", "**/*.js", "scripts/package-consumer/**"] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {

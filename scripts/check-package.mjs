@@ -1,0 +1,169 @@
+#!/usr/bin/env node
+// `npm run check:package`: checks the package as it would be published, not the working tree.
+//
+// 1. `npm pack` into a new temporary folder (this runs `prepare`, so dist/ is built afresh) and
+//    a look at the file list: the entry points are in, sources and tests are not.
+// 2. publint and are-the-types-wrong (`attw`, profile esm-only: the package has no CommonJS
+//    entry) on that tarball.
+// 3. The tarball installed into an empty folder (its dependencies from the registry), then
+//    scripts/package-consumer/consumer.mts copied there, type-checked with strict settings and
+//    skipLibCheck off by this repository's TypeScript, compiled and run against the notes
+//    example server.
+//
+// Prints one line per step; on a failure, the output of the step that failed, and exits 1.
+// The temporary folder is removed in every case, also on SIGINT and SIGTERM.
+import { execFile } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const fromRoot = (...parts) => join(root, ...parts);
+const STEP_TIMEOUT = 120_000;
+
+// The npm that runs this script when it runs under npm, else the one on PATH.
+const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ["npm"];
+
+// A nested npm would take this for its project folder and act on the repository instead.
+const childEnv = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" };
+delete childEnv.npm_config_local_prefix;
+
+const children = new Set();
+let workDir;
+
+function removeWorkDir() {
+  if (workDir !== undefined) rmSync(workDir, { recursive: true, force: true });
+  workDir = undefined;
+}
+
+for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]]) {
+  process.once(signal, () => {
+    for (const child of children) child.kill("SIGTERM");
+    removeWorkDir();
+    process.exit(code);
+  });
+}
+
+class StepError extends Error {
+  constructor(message, output) {
+    super(message);
+    this.output = output;
+  }
+}
+
+function howItEnded(error) {
+  if (error.killed && error.signal !== null) return `was stopped by ${error.signal} (time limit ${STEP_TIMEOUT / 1000} s)`;
+  if (typeof error.code === "number") return `exited with code ${error.code}`;
+  return `failed: ${error.message}`;
+}
+
+/** Runs a program; resolves with its stdout, rejects with a StepError holding all it printed. */
+function run(command, args, cwd) {
+  const [file, ...fileArgs] = Array.isArray(command) ? command : [command];
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      file,
+      [...fileArgs, ...args],
+      { cwd, env: childEnv, timeout: STEP_TIMEOUT, maxBuffer: 32 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        children.delete(child);
+        if (error === null) resolve(stdout);
+        else reject(new StepError(`${[file, ...fileArgs, ...args].join(" ")} ${howItEnded(error)}`, `${stdout}${stderr}`));
+      },
+    );
+    children.add(child);
+  });
+}
+
+async function step(name, work) {
+  const started = performance.now();
+  const result = await work();
+  console.log(`check:package  ${name} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  return result;
+}
+
+/** The tarball must hold the entry points and nothing of the sources or the tests. */
+function checkFileList(packed) {
+  const files = packed.files.map((file) => file.path);
+  const missing = ["package.json", "README.md", "LICENSE", "dist/index.js", "dist/index.d.ts"].filter((f) => !files.includes(f));
+  const stray = files.filter((f) => !/^(dist\/|package\.json$|README\.md$|LICENSE$)/.test(f));
+  if (missing.length > 0 || stray.length > 0) {
+    throw new StepError("the tarball's file list is wrong", `missing: ${missing.join(", ") || "none"}\nnot expected: ${stray.join(", ") || "none"}`);
+  }
+  return files.length;
+}
+
+/** Compiler options of a careful consumer: strict, and the package's own .d.ts files checked. */
+function consumerTsconfig() {
+  return {
+    compilerOptions: {
+      strict: true,
+      skipLibCheck: false,
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      target: "ES2022",
+      lib: ["ES2023"],
+      // The package's types name Node's modules; a consumer has @types/node, here the repository's.
+      types: ["node"],
+      typeRoots: [fromRoot("node_modules", "@types")],
+      noEmitOnError: true,
+    },
+    files: ["consumer.mts"],
+  };
+}
+
+async function main() {
+  workDir = mkdtempSync(join(tmpdir(), "conduit-check-package-"));
+  const consumerDir = join(workDir, "consumer");
+  mkdirSync(consumerDir);
+
+  const packed = await step("npm pack (with prepare: a fresh build)", async () => {
+    const out = await run(npm, ["pack", "--json", "--pack-destination", workDir], root);
+    const [result] = JSON.parse(out);
+    return { ...result, fileCount: checkFileList(result) };
+  });
+  const tarball = join(workDir, packed.filename);
+  console.log(`check:package  ${packed.filename}: ${packed.fileCount} files, ${(packed.size / 1024).toFixed(0)} kB packed`);
+
+  // The linters read only the tarball, and the install needs only the network: run them together.
+  writeFileSync(join(consumerDir, "package.json"), `${JSON.stringify({ private: true, type: "module" }, null, 2)}\n`);
+  const outcomes = await Promise.allSettled([
+    step("publint --strict", () => run(fromRoot("node_modules", ".bin", "publint"), ["run", "--strict", tarball], root)),
+    step("attw --profile esm-only", () =>
+      run(fromRoot("node_modules", ".bin", "attw"), [tarball, "--profile", "esm-only", "--format", "ascii", "--no-color"], root),
+    ),
+    step("npm install of the tarball into an empty folder", () =>
+      run(npm, ["install", tarball, "--no-audit", "--no-fund", "--ignore-scripts", "--no-save", "--loglevel=error"], consumerDir),
+    ),
+  ]);
+  const failures = outcomes.filter((outcome) => outcome.status === "rejected").map((outcome) => outcome.reason);
+  if (failures.length === 1) throw failures[0];
+  if (failures.length > 1) {
+    const each = (error) => (error instanceof StepError ? `${error.message}\n${error.output.trimEnd()}` : String(error));
+    throw new StepError(`${failures.length} steps failed`, failures.map(each).join("\n\n"));
+  }
+
+  copyFileSync(fromRoot("scripts", "package-consumer", "consumer.mts"), join(consumerDir, "consumer.mts"));
+  writeFileSync(join(consumerDir, "tsconfig.json"), `${JSON.stringify(consumerTsconfig(), null, 2)}\n`);
+  await step("tsc: the consumer, strict, skipLibCheck false", () => run(fromRoot("node_modules", ".bin", "tsc"), ["-p", consumerDir], consumerDir));
+
+  const notesServer = fromRoot("examples", "servers", "notes-server.mjs");
+  const said = await step("node: the consumer against the notes server", () =>
+    run(process.execPath, [join(consumerDir, "consumer.mjs"), notesServer], consumerDir),
+  );
+  for (const line of said.trimEnd().split("\n")) console.log(`check:package  ${line}`);
+}
+
+const started = performance.now();
+try {
+  await main();
+  console.log(`check:package  passed in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+} catch (error) {
+  console.error(`check:package  FAILED: ${error instanceof Error ? error.message : String(error)}`);
+  if (error instanceof StepError && error.output.trim() !== "") console.error(error.output.trimEnd());
+  else if (!(error instanceof StepError)) console.error(error);
+  process.exitCode = 1;
+} finally {
+  removeWorkDir();
+}

@@ -1,0 +1,68 @@
+// A program written as a user of the published package would write it. scripts/check-package.mjs
+// copies it next to an install of the packed tarball, type-checks it there (strict, library
+// types checked too), compiles it and runs it: argv[2] is the path of the notes example server.
+// It throws on anything unexpected, so node exits non-zero.
+import { inspect } from "node:util";
+import { Client, ClientError, InvalidArgumentError, type CallToolResult, type Handler, type ServerHandle, type Tool } from "conduit-mcp";
+
+const serverScript = process.argv[2];
+if (serverScript === undefined) throw new Error("usage: consumer.mjs <notes-server.mjs>");
+
+function check(condition: boolean, what: string): asserts condition {
+  if (!condition) throw new Error(`package check failed: ${what}`);
+}
+
+function firstText(result: CallToolResult): string {
+  const block = result.content[0];
+  check(block !== undefined && block.type === "text", `expected a text block, got ${JSON.stringify(result.content)}`);
+  return block.text;
+}
+
+// Only the members the program uses: the Handler type is the public contract for them.
+const handler: Handler = {
+  listRoots: () => ({ roots: [] }),
+  handleLog: () => undefined,
+};
+
+const client = new Client({ name: "package-check", version: "0.0.0", handler, requestTimeout: 10_000 });
+try {
+  const notes: ServerHandle = await client.connect("notes", { command: process.execPath, args: [serverScript] });
+  check(notes.state === "ready", `state after connect is ${notes.state}`);
+
+  const tools: Tool[] = await notes.listTools();
+  const names = tools.map((tool) => tool.name).sort();
+  check(names.includes("add_note") && names.includes("word_count"), `tools listed: ${names.join(", ")}`);
+
+  const saved: CallToolResult = await notes.callTool("add_note", { title: "check", body: "one two three" });
+  check(saved.isError !== true, "add_note reported an error");
+  check(firstText(saved).startsWith('saved "check"'), `add_note said ${firstText(saved)}`);
+
+  const counted = await notes.callTool("word_count");
+  const words = (counted.structuredContent as { words?: unknown } | undefined)?.words;
+  check(typeof words === "number" && words >= 3, `word_count returned ${JSON.stringify(counted.structuredContent)}`);
+
+  // The types refuse what the runtime refuses: if they had decayed to `any`, the directive
+  // below would itself be an error.
+  let refused: unknown;
+  try {
+    // @ts-expect-error: a tool's arguments are an object, not a string.
+    void notes.callTool("add_note", "not an object");
+  } catch (error) {
+    refused = error;
+  }
+  check(refused instanceof InvalidArgumentError, `callTool with a string argument threw ${String(refused)}`);
+  check(refused.code === "ERR_CONDUIT_INVALID_ARGUMENT", `InvalidArgumentError code ${refused.code}`);
+
+  await client.close();
+  const late = await Promise.resolve().then(() => notes.callTool("word_count")).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  check(late instanceof ClientError, `a call after close did not fail with a ClientError: ${String(late)}`);
+  check(late.kind === "closed", `a call after close failed with kind ${late.kind}`);
+  // The bundle keeps class names, so a logged error reads `ClientError: …`.
+  check(inspect(late).startsWith("ClientError"), `a logged ClientError begins ${inspect(late).slice(0, 30)}`);
+} finally {
+  await client.close();
+}
+console.log("consumer: connected, listed tools, called add_note and word_count, closed");
