@@ -63,8 +63,8 @@ export async function negotiate(settings: NegotiationSettings): Promise<Negotiat
     } catch (error) {
       // The verdict of an earlier connect is only a shortcut: the server may speak the modern era
       // alone now, and refuse `initialize` however it likes (-32022, -32601, HTTP 4xx). Unless
-      // connecting itself ended, probe it afresh.
-      if (settings.signal?.aborted === true || settings.peer.isClosed) throw error;
+      // connecting itself ended (its time is the handshake's), probe it afresh.
+      if (settings.signal?.aborted === true || settings.peer.isClosed || (error instanceof ClientError && error.kind === "timeout")) throw error;
     }
   }
   const probe = await discover(settings, MODERN_VERSIONS, [...MODERN_VERSIONS, ...LEGACY_VERSIONS]);
@@ -197,9 +197,13 @@ async function pinnedHandshake(settings: NegotiationSettings, pin: LegacyVersion
   }
 }
 
-/** `initialize` refused the way a server without it refuses: -32601, or an HTTP 4xx. */
+/**
+ * `initialize` refused the way a server without it refuses (-32601, an HTTP 4xx), or refused
+ * for its version without naming the ones the server has.
+ */
 function refusedAsModern(error: unknown): boolean {
   if (!(error instanceof ClientError)) return false;
+  if (error.kind === "unsupported") return !isObject(error.data) || error.data.serverSupports === undefined;
   if (error.kind === "rpc") return error.code === ErrorCode.MethodNotFound;
   const status = httpStatusOf(error);
   return error.kind === "transport" && status !== undefined && status >= 400 && status < 500;

@@ -86,7 +86,7 @@ interface Loaded {
 
 /**
  * The keep-alive agents of one client, shared by all its HTTP connections: an idle connection
- * then holds only its own event stream, not a pooled socket of its own (about 20 KiB each).
+ * then holds only its own event stream, not a pooled socket of its own.
  * `node:http` and `node:https` are loaded when the first request needs them, so that
  * importing Conduit stays cheap (https brings TLS with it); after that no await is added per
  * request.

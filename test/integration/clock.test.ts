@@ -5,7 +5,8 @@
 //
 // The fake clock fakes `Date` and `performance` together; `vi.setSystemTime` then steps the
 // wall clock alone (timers and `performance.now()` keep their course), while
-// `vi.advanceTimersByTimeAsync` moves both, as real time would.
+// `vi.advanceTimersByTimeAsync` moves both, as real time would. It is installed before the
+// client exists, so that every timer the client arms runs on it.
 import { describe, expect, it, vi } from "vitest";
 import { Client, type ClientOptions, type ServerHandle } from "../../src/index.js";
 import { capturingLogger } from "../helpers/logger.js";
@@ -39,8 +40,8 @@ function watch(call: Promise<unknown>): { readonly now: unknown } {
 
 describe("request deadlines", () => {
   it("a wall clock that jumps forward does not time out a 60 s call early", async () => {
-    const { raw, server } = await legacy();
     fakeClock();
+    const { raw, server } = await legacy();
     // A short request first: it leaves the client's deadline timer armed for one second ahead.
     await server.ping({ timeout: 1000 });
     const call = watch(server.callTool("slow", {}, { timeout: 60_000 }));
@@ -55,8 +56,8 @@ describe("request deadlines", () => {
   });
 
   it("a wall clock that jumps back does not hold a 60 s call past its timeout", async () => {
-    const { raw, server } = await legacy();
     fakeClock();
+    const { raw, server } = await legacy();
     const call = watch(server.callTool("slow", {}, { timeout: 60_000 }));
     await raw.next("tools/call");
     vi.setSystemTime(Date.now() - HOURS);
@@ -69,11 +70,11 @@ describe("request deadlines", () => {
 describe("rate limits", () => {
   it("logRateLimit refills after the wall clock jumps back", async () => {
     const logs: unknown[] = [];
+    fakeClock();
     const { raw, client, server } = await legacy({
       logRateLimit: { perSecond: 1, burst: 1 },
       handler: { handleLog: (_level, params) => void logs.push(params.data) },
     });
-    fakeClock();
     const log = async (data: string): Promise<void> => {
       await raw.send({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data } });
       // The ping's answer follows the entry on the same pipe: the client has read it.
@@ -97,8 +98,8 @@ describe("rate limits", () => {
   }
 
   it("inputRateLimit refills after the wall clock jumps back", async () => {
-    const { raw } = await legacy({ inputRateLimit: { perSecond: 1, burst: 1 }, handler: ROOTS });
     fakeClock();
+    const { raw } = await legacy({ inputRateLimit: { perSecond: 1, burst: 1 }, handler: ROOTS });
     expect(await askRoots(raw, "r-1")).toBeUndefined();
     vi.setSystemTime(Date.now() - HOURS);
     await vi.advanceTimersByTimeAsync(2000);
@@ -106,8 +107,8 @@ describe("rate limits", () => {
   });
 
   it("inputRateLimit does not refill when the wall clock jumps forward", async () => {
-    const { raw, server } = await legacy({ inputRateLimit: { perSecond: 1, burst: 1 }, handler: ROOTS });
     fakeClock();
+    const { raw, server } = await legacy({ inputRateLimit: { perSecond: 1, burst: 1 }, handler: ROOTS });
     expect(await askRoots(raw, "r-1")).toBeUndefined();
     // No time passes on the monotonic clock: the bucket is as empty as it was.
     vi.setSystemTime(Date.now() + HOURS);
