@@ -1,7 +1,7 @@
 export { Client, type NotificationListener, type ServerNotification } from "./client.js";
 export { ServerHandle, type CallOptions, type ListOptions, type ServerState, type ServerStats } from "./server.js";
 export type { ClientOptions, ConnectOptions } from "./options.js";
-export type { ServerTarget } from "./targets.js";
+export type { ServerTarget } from "./options.js";
 export type { ListenFilter, Subscription } from "./protocol/subscriptions.js";
 export type { StdioTarget } from "./transport/stdio.js";
 export type { HttpTarget } from "./transport/http.js";
@@ -21,7 +21,7 @@ export type {
   FieldInfo,
 } from "./input/handler.js";
 export type { SamplingOptions, HandlerTimeouts } from "./input/options.js";
-export type { ElicitationMode } from "./protocol/capabilities.js";
+export type { ElicitationMode } from "./protocol/versions.js";
 export {
   SUPPORTED_VERSIONS,
   LEGACY_VERSIONS,

@@ -1,16 +1,22 @@
 /**
- * The client's options: what a caller may give, and the defaults they merge with. An option
- * given in part keeps the defaults for the rest (`handlerTimeout: { elicitation: 1000 }`).
+ * What the client and `connect` are given: the client's options and the defaults they merge
+ * with (an option given in part keeps the defaults for the rest: `handlerTimeout: {
+ * elicitation: 1000 }`), a connect's options, and its target, a command to spawn (stdio) or a
+ * URL (Streamable HTTP), with the transport made from it. An unknown key is refused, naming the
+ * nearest known one.
  */
 import { INPUT_DEFAULTS, type HandlerTimeouts, type InputOptions, type SamplingOptions } from "./input/options.js";
 import type { Handler } from "./input/handler.js";
 import type { LoggingLevel } from "./protocol/types/index.js";
 import type { ProtocolVersion } from "./protocol/versions.js";
-import { knownKeys, nonNegativeInteger, nonNegativeNumber, optional, positiveInteger, positiveNumber } from "./util/arguments.js";
+import { nonNegativeInteger, nonNegativeNumber, optional, positiveInteger, positiveNumber, knownKeys } from "./util/arguments.js";
 import { InvalidArgumentError } from "./util/errors.js";
-import { guardLogger } from "./util/host-call.js";
-import { stderrLogger, type Logger } from "./util/logger.js";
+import { guardLogger, stderrLogger, type Logger } from "./util/logger.js";
 import type { RateLimit } from "./util/token-bucket.js";
+import { HTTP_TARGET_KEYS, HttpTransport, type HttpTarget } from "./transport/http.js";
+import type { HttpAgents } from "./transport/http-exchange.js";
+import { STDIO_TARGET_KEYS, StdioTransport, type StdioTarget } from "./transport/stdio.js";
+import type { Transport } from "./transport/transport.js";
 
 export interface ClientOptions {
   /** `clientInfo.name`, and `ctx.client` in Handler callbacks. */
@@ -146,4 +152,34 @@ export function checkConnectOptions(options: ConnectOptions): void {
   optional(nonNegativeNumber, "connect option `closeGracePeriod`", options.closeGracePeriod);
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new InvalidArgumentError("connect option `signal` must be an AbortSignal");
   if (options.onStderr !== undefined && typeof options.onStderr !== "function") throw new InvalidArgumentError("connect option `onStderr` must be a function");
+}
+
+export type ServerTarget = StdioTarget | HttpTarget;
+
+export function createTransport(target: ServerTarget, options: ConnectOptions, logger: Logger, agents: HttpAgents): Transport {
+  if (typeof target !== "object" || target === null) throw new InvalidArgumentError("a server target must be an object");
+  const maxMessageBytes = options.maxMessageBytes ?? CONNECT_DEFAULTS.maxMessageBytes;
+  if ("command" in target) {
+    knownKeys("a stdio target", target, STDIO_TARGET_KEYS);
+    return new StdioTransport(target, {
+      maxMessageBytes,
+      closeGracePeriod: options.closeGracePeriod ?? CONNECT_DEFAULTS.closeGracePeriod,
+      stderrTailBytes: CONNECT_DEFAULTS.stderrTailBytes,
+      logger,
+      onStderr: options.onStderr,
+    });
+  }
+  if ("url" in target) {
+    knownKeys("an HTTP target", target, HTTP_TARGET_KEYS);
+    return new HttpTransport(target, { logger, maxMessageBytes, agents });
+  }
+  throw new InvalidArgumentError("a server target needs either `command` (stdio) or `url` (Streamable HTTP)");
+}
+
+/** Identifies a target across connects, for remembering the era it speaks. */
+export function targetKey(target: ServerTarget): string {
+  if ("command" in target) {
+    return JSON.stringify(["stdio", target.command, target.args ?? [], target.cwd ?? "", target.env ?? {}, target.inheritEnv === true]);
+  }
+  return JSON.stringify(["http", String(target.url)]);
 }

@@ -6,10 +6,9 @@
  */
 import { InputBudget } from "./input/budget.js";
 import type { NotificationContext } from "./input/handler.js";
-import { answerInputRequests } from "./input/input-requests.js";
+import { answerInputRequests, dispatchServerRequest } from "./input/dispatch.js";
 import { LogGate } from "./input/notifications.js";
 import type { InputPipeline, InputSource } from "./input/pipeline.js";
-import { dispatchServerRequest } from "./input/server-requests.js";
 import type { ConnectionFacts, ConnectionHooks } from "./protocol/era-codec.js";
 import type { InputRequest } from "./protocol/mrtr.js";
 import type { InboundRequest } from "./rpc/inbound-request.js";

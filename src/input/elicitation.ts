@@ -5,9 +5,8 @@
  * callback, the answer must be a valid ElicitResult that fits the request.
  */
 import { ErrorCode } from "../util/errors.js";
-import type { ElicitationMode } from "../protocol/capabilities.js";
+import type { ElicitationMode, ProtocolVersion } from "../protocol/versions.js";
 import type { ElicitFormParams, ElicitResult, ElicitUrlParams } from "../protocol/types/index.js";
-import type { ProtocolVersion } from "../protocol/versions.js";
 import { isObject } from "../util/json.js";
 import { setOwn } from "../util/sanitize.js";
 import { checkAnswer, checkFormSchema, type Field, type Form } from "./form-schema.js";

@@ -3,7 +3,7 @@
  * contract, seed ConduitMcp.Client.Handler). Which callbacks it has decides the capabilities
  * the client declares. One Handler serves both eras.
  */
-import type { ElicitationMode } from "../protocol/capabilities.js";
+import type { ElicitationMode, Era } from "../protocol/versions.js";
 import type {
   CreateMessageParams,
   CreateMessageResult,
@@ -14,7 +14,6 @@ import type {
   LogParams,
   LoggingLevel,
 } from "../protocol/types/index.js";
-import type { Era } from "../protocol/versions.js";
 import type { RequestId } from "../util/json.js";
 import type { VettedUrl } from "./elicitation.js";
 import type { InputSource } from "./pipeline.js";

@@ -5,21 +5,18 @@
  * checks after. The caller turns the outcome into a JSON-RPC answer (legacy) or an answer in
  * the retry or a ClientError (modern); no check exists anywhere else.
  */
-import type { InputFeatures } from "../protocol/capabilities.js";
-import { declaredModes } from "../protocol/capabilities.js";
-import type { Era, ProtocolVersion } from "../protocol/versions.js";
+import { type InputFeatures, declaredModes, type Era, type ProtocolVersion } from "../protocol/versions.js";
 import type { DeadlineQueue } from "../rpc/deadline.js";
 import type { RequestId } from "../util/json.js";
 import { ErrorCode, RpcError } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
 import type { InputBudget } from "./budget.js";
 import { checkElicitation, checkElicitResult } from "./elicitation.js";
-import type { Handler } from "./handler.js";
+import { type Handler, formContext, inputContext, urlContext } from "./handler.js";
 import type { HandlerTimeouts, SamplingOptions } from "./options.js";
 import { filterRoots } from "./roots.js";
 import { checkSampling, samplingAnswer, samplingResultProblem } from "./sampling.js";
 import { supervise, type SignalSource } from "./supervisor.js";
-import { formContext, inputContext, urlContext } from "./handler.js";
 import type { CreateMessageResult } from "../protocol/types/index.js";
 
 export type InputMethod = "sampling/createMessage" | "elicitation/create" | "roots/list";

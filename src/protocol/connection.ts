@@ -17,7 +17,7 @@ import type { DeadlineQueue } from "../rpc/deadline.js";
 import type { PendingCall } from "../rpc/pending-call.js";
 import { RpcPeer, type PeerHandlers } from "../rpc/peer.js";
 import type { InboundMeta, Transport } from "../transport/transport.js";
-import type { InputFeatures } from "./capabilities.js";
+import { type InputFeatures, isModernVersion, type Era, type ProtocolVersion } from "./versions.js";
 import { EarlyMessages, type EarlyReceiver } from "./early-messages.js";
 import type { ConnectionHooks, EraCodec } from "./era-codec.js";
 import { LegacyCodec } from "./legacy.js";
@@ -26,7 +26,6 @@ import { ModernCodec } from "./modern.js";
 import { negotiate } from "./negotiate.js";
 import type { ListenFilter, Subscription } from "./subscriptions.js";
 import type { Implementation, LoggingLevel, ServerCapabilities, Tool } from "./types/index.js";
-import { isModernVersion, type Era, type ProtocolVersion } from "./versions.js";
 
 export interface ConnectionSettings {
   serverId: string;

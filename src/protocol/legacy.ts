@@ -13,13 +13,12 @@ import type { InboundRequest } from "../rpc/inbound-request.js";
 import type { PendingCall, RelatedCall } from "../rpc/pending-call.js";
 import type { RpcPeer } from "../rpc/peer.js";
 import type { EraPolicy } from "../transport/transport.js";
-import { clientCapabilities, type InputFeatures } from "./capabilities.js";
+import { clientCapabilities, type InputFeatures, type LegacyVersion } from "./versions.js";
 import type { ConnectionHooks, EraCodec, Negotiated } from "./era-codec.js";
 import { initialize } from "./initialize.js";
 import { isCallMethod, type CallOptions } from "./methods.js";
 import type { Subscription } from "./subscriptions.js";
 import type { Implementation, Tool } from "./types/index.js";
-import type { LegacyVersion } from "./versions.js";
 
 export interface LegacySettings {
   serverId: string;

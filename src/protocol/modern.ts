@@ -15,17 +15,15 @@ import type { InboundRequest } from "../rpc/inbound-request.js";
 import type { PendingCall } from "../rpc/pending-call.js";
 import type { RpcPeer } from "../rpc/peer.js";
 import type { EraPolicy } from "../transport/transport.js";
-import { clientCapabilities, type InputFeatures } from "./capabilities.js";
+import { clientCapabilities, type InputFeatures, type ModernVersion } from "./versions.js";
 import type { ConnectionHooks, EraCodec, Negotiated } from "./era-codec.js";
-import { modernHeaders } from "./http-headers.js";
-import { Envelope } from "./meta.js";
+import { modernHeaders, Envelope } from "./envelope.js";
 import { isCallMethod, type CallOptions } from "./methods.js";
 import { classifyResult, runWithInput } from "./mrtr.js";
 import { allPages } from "./pagination.js";
 import { checkListTools, type CheckContext } from "./results.js";
 import { Subscriptions, type ListenFilter, type Subscription } from "./subscriptions.js";
 import type { Implementation, LoggingLevel, Tool } from "./types/index.js";
-import type { ModernVersion } from "./versions.js";
 import { headerParams, type HeaderParam } from "./x-mcp-header.js";
 
 export interface ModernSettings {

@@ -15,10 +15,10 @@ import { expectArray, expectObject, field, protocolError } from "../util/assert.
 import { ClientError, ErrorCode } from "../util/errors.js";
 import { isObject } from "../util/json.js";
 import type { RpcPeer } from "../rpc/peer.js";
-import { clientCapabilities, type InputFeatures } from "./capabilities.js";
+import { clientCapabilities, type InputFeatures } from "./versions.js";
 import type { Negotiated } from "./era-codec.js";
 import { initialize } from "./initialize.js";
-import { Envelope, META } from "./meta.js";
+import { Envelope, META } from "./envelope.js";
 import type { Implementation, ServerCapabilities } from "./types/index.js";
 import {
   LEGACY_VERSIONS,

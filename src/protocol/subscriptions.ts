@@ -11,7 +11,7 @@ import { ClientError } from "../util/errors.js";
 import { isObject } from "../util/json.js";
 import { fitsTimer } from "../util/time.js";
 import type { RpcPeer } from "../rpc/peer.js";
-import { META } from "./meta.js";
+import { META } from "./envelope.js";
 import type { ModernCodec } from "./modern.js";
 
 export interface ListenFilter {

@@ -1,10 +1,19 @@
 /**
- * The protocol versions Conduit speaks and the era each belongs to.
+ * The protocol versions Conduit speaks, the era each belongs to, and what the client declares
+ * in each.
  *
  * Legacy (2025-06-18, 2025-11-25): an `initialize` handshake, then server-to-client requests.
  * Modern (2026-07-28): no handshake, `_meta` on every request, input through MRTR.
+ *
+ * The client's capabilities are derived from what its Handler implements, in the form of the
+ * version (schema ClientCapabilities of each version):
+ * - 2025-06-18: `elicitation: {}` has no modes; `sampling: {}`.
+ * - 2025-11-25: `elicitation: { form?, url? }`; `roots.listChanged`.
+ * - 2026-07-28: `roots: {}` without `listChanged`.
+ * No input feature at all: `{}`.
  */
 import { ClientError } from "../util/errors.js";
+import type { ClientCapabilities } from "./types/index.js";
 
 export const MODERN_VERSIONS = ["2026-07-28"] as const;
 export const LEGACY_VERSIONS = ["2025-11-25", "2025-06-18"] as const;
@@ -34,4 +43,41 @@ export function checkPin(pin: unknown): ProtocolVersion | undefined {
   if (pin === undefined) return undefined;
   if (typeof pin === "string" && (SUPPORTED_VERSIONS as readonly string[]).includes(pin)) return pin as ProtocolVersion;
   throw new ClientError("usage", `protocolVersion ${JSON.stringify(pin)} is not one this client speaks (${SUPPORTED_VERSIONS.join(", ")})`);
+}
+
+export type ElicitationMode = "form" | "url";
+
+export interface InputFeatures {
+  sampling: boolean;
+  /** Empty when the client cannot elicit. */
+  elicitationModes: readonly ElicitationMode[];
+  roots: boolean;
+}
+
+export function clientCapabilities(features: InputFeatures, version: ProtocolVersion): ClientCapabilities {
+  const capabilities: ClientCapabilities = {};
+  if (features.sampling) capabilities.sampling = {};
+  const modes = declaredModes(features, version);
+  if (modes.length > 0) {
+    if (version === "2025-06-18") capabilities.elicitation = {};
+    else {
+      const elicitation: { form?: Record<string, never>; url?: Record<string, never> } = {};
+      for (const mode of modes) elicitation[mode] = {};
+      capabilities.elicitation = elicitation;
+    }
+  }
+  if (features.roots) capabilities.roots = version === "2026-07-28" ? {} : { listChanged: true };
+  return capabilities;
+}
+
+const FORM_ONLY: readonly ElicitationMode[] = ["form"];
+const NONE: readonly ElicitationMode[] = [];
+
+/**
+ * The elicitation modes declared in `version`. 2025-06-18 knows forms only: a Handler that
+ * answers URLs alone declares no elicitation there at all.
+ */
+export function declaredModes(features: InputFeatures, version: ProtocolVersion): readonly ElicitationMode[] {
+  if (version !== "2025-06-18") return features.elicitationModes;
+  return features.elicitationModes.includes("form") ? FORM_ONLY : NONE;
 }

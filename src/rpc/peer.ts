@@ -13,9 +13,8 @@
  * answering; it is the peer's one end.
  */
 import { ClientError, ErrorCode, InvalidArgumentError } from "../util/errors.js";
-import { callHost } from "../util/host-call.js";
+import { callHost, type Logger } from "../util/logger.js";
 import { isObject, isRequestId, type RequestId } from "../util/json.js";
-import type { Logger } from "../util/logger.js";
 import { excerpt } from "../util/text.js";
 import type { InboundMeta, Transport, TransportSink } from "../transport/transport.js";
 import { DeadlineQueue, type ExpiryReason } from "./deadline.js";

@@ -11,9 +11,8 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { ClientError, InvalidArgumentError, messageOf } from "../util/errors.js";
-import { callHost } from "../util/host-call.js";
+import { callHost, type Logger } from "../util/logger.js";
 import type { RequestId } from "../util/json.js";
-import type { Logger } from "../util/logger.js";
 import { excerpt, redactCommandLine } from "../util/text.js";
 import { LineFramer, LineTooLongError } from "./line-framer.js";
 import { groupAlive, isWindows, signalGroup, trackGroup, untrackGroup, waitForExit, waitForGroupGone } from "./process-group.js";

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { checkElicitation, checkElicitResult, type ElicitationRequest } from "../../src/input/elicitation.js";
 import { vetUrl } from "../../src/input/elicitation.js";
-import { declaredModes, type ElicitationMode } from "../../src/protocol/capabilities.js";
+import { declaredModes, type ElicitationMode } from "../../src/protocol/versions.js";
 import type { ProtocolVersion } from "../../src/protocol/versions.js";
 
 const INVALID_PARAMS = -32602;

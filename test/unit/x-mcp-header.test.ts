@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { headerValue, modernHeaders } from "../../src/protocol/http-headers.js";
+import { headerValue, modernHeaders } from "../../src/protocol/envelope.js";
 import { headerParams } from "../../src/protocol/x-mcp-header.js";
 
 const schema = (properties: Record<string, unknown>) => ({ type: "object", properties });

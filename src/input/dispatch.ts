@@ -1,0 +1,119 @@
+/**
+ * The two ways a server's input request reaches the pipeline, one per era.
+ *
+ * Legacy server requests: each runs apart from the connection's reading, through the input
+ * pipeline, and is answered once. Order of refusals: an unknown method or an undeclared
+ * capability (-32601), then the busy cap (-32000, counted, the first of a burst logged), then
+ * the budget and the checks of its kind (in the pipeline). A slot of the cap is held until the
+ * callback settles, even when the answer (a timeout) went out before. A request tied to a call in
+ * flight pauses that call's deadline while it runs (the user is busy answering it), never past
+ * the call's maxTotalTimeout, and gets that call's `assigns`.
+ *
+ * Modern input requests (MRTR): each one of a round goes through the same pipeline, one at a
+ * time in the server's order, in the calling flow. What would have been an error response in
+ * the legacy era stops the call instead: an undeclared capability is `"protocol"` (the server
+ * broke the rules); a refusal of the budget or a check `"input_refused"`, `code` being what
+ * legacy would send; the callback's throw or an invalid answer `"input_handler"` (the answer
+ * never reaches the server); the call's abort `"cancelled"`. An elicitation decline or cancel is
+ * an answer, and is sent back.
+ */
+import { ErrorCode, ClientError } from "../util/errors.js";
+import type { RelatedCall } from "../rpc/pending-call.js";
+import type { InboundRequest } from "../rpc/inbound-request.js";
+import type { InputPipeline, InputOutcome, InputSource } from "./pipeline.js";
+import type { InputRequest } from "../protocol/mrtr.js";
+import { setOwn } from "../util/sanitize.js";
+
+const METHOD_NOT_FOUND = ErrorCode.MethodNotFound;
+const BUSY = ErrorCode.ServerBusy;
+const INTERNAL_ERROR = ErrorCode.InternalError;
+
+/**
+ * Answers `request`, asked by `source`; `related` is the call it belongs to, whose deadline
+ * pauses meanwhile. The capability is checked here as well as in the pipeline: its -32601
+ * comes before the busy cap.
+ */
+export function dispatchServerRequest(
+  pipeline: InputPipeline,
+  request: InboundRequest,
+  source: InputSource,
+  related: RelatedCall | undefined,
+): void {
+  if (!pipeline.declared(request.method, source.version)) {
+    request.fail(METHOD_NOT_FOUND, `Method not found: ${request.method}`);
+    return;
+  }
+  const budget = source.budget;
+  if (!budget.enter()) {
+    if (budget.firstOfBurst()) pipeline.logger.warn(`server "${source.serverId}" sent more than ${budget.active} requests at once; refused as busy (counted in stats().busyRefusals)`);
+    request.fail(BUSY, "Client busy: too many requests in progress");
+    return;
+  }
+  related?.pause();
+  void pipeline
+    .answer(request.method, request.params, source)
+    .then(
+      (outcome) => {
+        reply(request, outcome);
+        related?.resume();
+        return "running" in outcome ? outcome.running : undefined;
+      },
+      () => {
+        request.fail(INTERNAL_ERROR, "Internal error");
+        related?.resume();
+      },
+    )
+    .finally(() => budget.leave());
+}
+
+function reply(request: InboundRequest, outcome: InputOutcome): void {
+  switch (outcome.kind) {
+    case "answer":
+      return request.respond(outcome.result);
+    case "undeclared":
+      return request.fail(METHOD_NOT_FOUND, outcome.message);
+    case "refused":
+      return request.fail(outcome.code, outcome.message);
+    case "handler":
+      return request.fail(outcome.code, outcome.message, outcome.data);
+    case "invalid":
+      return request.fail(INTERNAL_ERROR, "Internal error: the client produced an invalid answer");
+    case "aborted":
+      // Withdrawn by the server (or the connection ended): no response may be sent.
+      return;
+  }
+}
+
+/** Answers one round of `requests`, asked by `source` within the call that carries them. */
+export async function answerInputRequests(
+  pipeline: InputPipeline,
+  requests: Record<string, InputRequest>,
+  source: InputSource,
+): Promise<Record<string, unknown>> {
+  const responses: Record<string, unknown> = {};
+  for (const [key, request] of Object.entries(requests)) {
+    const outcome = await pipeline.answer(request.method, request.params, source);
+    const what = `input request "${key}" (${request.method})`;
+    switch (outcome.kind) {
+      case "answer":
+        setOwn(responses, key, outcome.result);
+        break;
+      case "undeclared":
+        throw new ClientError("protocol", `the server sent ${what}, for a capability this client did not declare`, { serverId: source.serverId, data: request });
+      case "refused":
+        throw new ClientError("input_refused", `${what} was refused: ${outcome.message}`, { serverId: source.serverId, code: outcome.code, data: request });
+      case "handler":
+        throw new ClientError("input_handler", `the handler failed on ${what}: ${outcome.message}`, {
+          serverId: source.serverId,
+          code: outcome.code,
+          data: outcome.data,
+          cause: outcome.cause,
+        });
+      case "invalid":
+        throw new ClientError("input_handler", `the handler's answer to ${what} is invalid: ${outcome.message}`, { serverId: source.serverId });
+      case "aborted":
+        throw new ClientError("cancelled", `the call was cancelled while answering ${what}`, { serverId: source.serverId, cause: outcome.reason });
+    }
+  }
+  return responses;
+}

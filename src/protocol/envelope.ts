@@ -1,0 +1,128 @@
+/**
+ * The modern request envelope (2026-07-28 basic/index, "_meta"; basic/transports/streamable-http).
+ *
+ * Every request carries the protocol version, the client's capabilities and (SHOULD) its
+ * identity in `params._meta`, since the server keeps nothing between requests. Over Streamable
+ * HTTP it also carries headers that mirror the body: `Mcp-Method` on every request, `Mcp-Name`
+ * naming the tool, prompt, resource or task, and `Mcp-Param-{Name}` mirroring each tool argument
+ * whose schema says `x-mcp-header`. Header values that are not plain printable ASCII, or that
+ * look like the sentinel, travel Base64-encoded as `=?base64?…?=`.
+ */
+import type { ClientCapabilities, Implementation, LoggingLevel } from "./types/index.js";
+import { isObject } from "../util/json.js";
+import { InvalidArgumentError } from "../util/errors.js";
+import type { HeaderParam } from "./x-mcp-header.js";
+
+export const META = {
+  protocolVersion: "io.modelcontextprotocol/protocolVersion",
+  clientInfo: "io.modelcontextprotocol/clientInfo",
+  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
+  logLevel: "io.modelcontextprotocol/logLevel",
+  serverInfo: "io.modelcontextprotocol/serverInfo",
+  subscriptionId: "io.modelcontextprotocol/subscriptionId",
+} as const;
+
+/**
+ * The envelope of one connection: the three keys every request carries, in one frozen object
+ * shared by every request that adds nothing of its own, so that a request costs one copy of its
+ * params and no more.
+ */
+export class Envelope {
+  private readonly base: Readonly<Record<string, unknown>>;
+  /** The base with a log level, one frozen object per level asked for. */
+  private readonly leveled = new Map<LoggingLevel, Readonly<Record<string, unknown>>>();
+
+  constructor(version: string, clientInfo: Implementation, capabilities: ClientCapabilities) {
+    this.base = Object.freeze({
+      [META.protocolVersion]: version,
+      [META.clientInfo]: clientInfo,
+      [META.clientCapabilities]: capabilities,
+    });
+  }
+
+  /** `params` with the envelope in `_meta`; the caller's own `_meta` keys are kept, ours win. */
+  wrap(params: Record<string, unknown> | undefined, logLevel?: LoggingLevel): Record<string, unknown> {
+    const given = params?._meta;
+    if (given === undefined) {
+      const shared = logLevel === undefined ? this.base : this.withLevel(logLevel);
+      return params === undefined ? { _meta: shared } : { ...params, _meta: shared };
+    }
+    const meta: Record<string, unknown> = isObject(given) ? { ...given, ...this.base } : { ...this.base };
+    if (logLevel !== undefined) meta[META.logLevel] = logLevel;
+    return { ...params, _meta: meta };
+  }
+
+  private withLevel(level: LoggingLevel): Readonly<Record<string, unknown>> {
+    let meta = this.leveled.get(level);
+    if (meta === undefined) {
+      meta = Object.freeze({ ...this.base, [META.logLevel]: level });
+      this.leveled.set(level, meta);
+    }
+    return meta;
+  }
+}
+
+const PLAIN = /^[\x20-\x7e]*$/;
+
+/** A header value the spec allows as is, else its Base64 sentinel form. */
+export function headerValue(value: string): string {
+  const plain =
+    PLAIN.test(value) &&
+    value.trim() === value &&
+    !(value.startsWith("=?base64?") && value.endsWith("?="));
+  return plain ? value : `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
+}
+
+/** What `Mcp-Name` carries for each method that has one. */
+function nameOf(method: string, params: Record<string, unknown> | undefined): unknown {
+  switch (method) {
+    case "tools/call":
+    case "prompts/get":
+      return params?.name;
+    case "resources/read":
+      return params?.uri;
+    case "tasks/get":
+    case "tasks/update":
+    case "tasks/cancel":
+      return params?.taskId;
+    default:
+      return undefined;
+  }
+}
+
+export function modernHeaders(
+  method: string,
+  params: Record<string, unknown> | undefined,
+  toolParams: readonly HeaderParam[] | undefined,
+): Record<string, string> {
+  const headers: Record<string, string> = { "mcp-method": method };
+  const name = nameOf(method, params);
+  if (typeof name === "string") headers["mcp-name"] = headerValue(name);
+  if (method === "tools/call" && toolParams !== undefined) {
+    const args = isObject(params?.arguments) ? params.arguments : {};
+    for (const param of toolParams) {
+      const value = valueAt(args, param.path);
+      if (value === undefined || value === null) continue;
+      headers[`mcp-param-${param.name.toLowerCase()}`] = headerValue(paramText(param, value));
+    }
+  }
+  return headers;
+}
+
+function valueAt(args: Record<string, unknown>, path: readonly string[]): unknown {
+  let node: unknown = args;
+  for (const key of path) {
+    if (!isObject(node) || !Object.prototype.hasOwnProperty.call(node, key)) return undefined;
+    node = node[key];
+  }
+  return node;
+}
+
+function paramText(param: HeaderParam, value: unknown): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
+  throw new InvalidArgumentError(
+    `argument "${param.path.join(".")}" goes into header Mcp-Param-${param.name} and must be a string, a boolean or a safe integer`,
+  );
+}
