@@ -4,7 +4,7 @@
  * Every message is one POST (`http-post.ts`); the session and the headers every request
  * carries are `http-session.ts`; the legacy standalone GET stream is `http-stream.ts`. What
  * differs between eras reaches the transport through `configure()`: legacy keeps its session,
- * opens the GET stream once the first message after negotiation was accepted, resumes broken
+ * opens the GET stream with the first message after negotiation, resumes broken
  * streams and DELETEs the session on close; modern has none of that, and abandoning a request
  * (closing its stream) is how it is cancelled.
  *
@@ -116,7 +116,11 @@ export class HttpTransport implements Transport, HttpLink {
     } catch (error) {
       throw new InvalidArgumentError(`message is not serialisable to JSON: ${messageOf(error)}`);
     }
-    return this.post(body, id, options?.headers, options?.startsSession === true);
+    const posted = this.post(body, id, options?.headers, options?.startsSession === true);
+    // The stream opens with the first message under the era's policy (`notifications/initialized`):
+    // sent after it, not after its answer, so that it is there before the first call.
+    if (this.streamWanted) this.openStream();
+    return posted;
   }
 
   abandon(id: RequestId): void {
@@ -188,7 +192,6 @@ export class HttpTransport implements Transport, HttpLink {
     }
     try {
       await post(this, { body, id, extra, startsSession, ticket });
-      if (this.streamWanted) this.openStream();
     } catch (error) {
       if (ticket.cancelled && id !== undefined) return;
       throw this.asClientError(error);
