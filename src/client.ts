@@ -186,7 +186,7 @@ export class Client {
 
   private async endAll(end: (handle: ServerHandle) => Promise<void>, immediate: boolean): Promise<void> {
     const stragglers = [...this.unfinished].map((connection) => (immediate ? connection.destroy() : connection.close()));
-    await Promise.all([...[...this.registry.values()].map(end), ...stragglers]);
+    await Promise.allSettled([...[...this.registry.values()].map(end), ...stragglers]);
     this.agents.destroy();
   }
 

@@ -12,8 +12,7 @@
 import { CALL_OPTION_KEYS, METHODS, type CallOptions, type Method, type ParamsOf, type ResultOf } from "./protocol/methods.js";
 import type { Connection, ConnectionState } from "./protocol/connection.js";
 import type { ListenFilter, Subscription } from "./protocol/subscriptions.js";
-import { allPages } from "./protocol/pagination.js";
-import type { CheckContext } from "./protocol/results.js";
+import { allPages, type CheckContext } from "./protocol/results.js";
 import type {
   CallToolResult,
   CompleteParams,
@@ -287,16 +286,16 @@ export class ServerHandle implements CheckContext {
     return { ...peer, logsDropped, inputsOverBudget, busyRefusals, handlerOverruns };
   }
 
-  /** Sends `notifications/roots/list_changed` when the negotiated version has it (the client's `rootsChanged`). */
+  /** The Handler's roots changed (the client's `rootsChanged`): the server hears of it if its era has a way. */
   notifyRootsChanged(): void {
-    if (this.state === "ready" && this.era === "legacy") this.connection.notify("notifications/roots/list_changed");
+    this.connection.rootsChanged();
   }
 
   // ---- plumbing ------------------------------------------------------------------------------
 
   private async everyPage<P extends { nextCursor?: string }, T>(fetchPage: (cursor: string | undefined) => Promise<P>, items: (page: P) => T[]): Promise<T[]> {
     try {
-      return await allPages(this.era, async (cursor) => {
+      return await allPages(this.connection.emptyCursorEnds, async (cursor) => {
         const page = await fetchPage(cursor);
         return { items: items(page), nextCursor: page.nextCursor };
       });

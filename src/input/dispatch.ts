@@ -23,6 +23,7 @@ import type { InboundRequest } from "../rpc/inbound-request.js";
 import type { InputPipeline, InputOutcome, InputSource } from "./pipeline.js";
 import type { InputRequest } from "../protocol/mrtr.js";
 import { setOwn } from "../util/sanitize.js";
+import { excerpt } from "../util/text.js";
 
 const METHOD_NOT_FOUND = ErrorCode.MethodNotFound;
 const BUSY = ErrorCode.ServerBusy;
@@ -40,7 +41,7 @@ export function dispatchServerRequest(
   related: RelatedCall | undefined,
 ): void {
   if (!pipeline.declared(request.method, source.version)) {
-    request.fail(METHOD_NOT_FOUND, `Method not found: ${request.method}`);
+    request.fail(METHOD_NOT_FOUND, `Method not found: ${excerpt(request.method, 100)}`);
     return;
   }
   const budget = source.budget;
@@ -93,11 +94,12 @@ export async function answerInputRequests(
   const responses: Record<string, unknown> = {};
   for (const [key, request] of Object.entries(requests)) {
     const outcome = await pipeline.answer(request.method, request.params, source);
-    const what = `input request "${key}" (${request.method})`;
+    if (outcome.kind === "answer") {
+      setOwn(responses, key, outcome.result);
+      continue;
+    }
+    const what = `input request "${excerpt(key, 100)}" (${excerpt(request.method, 100)})`;
     switch (outcome.kind) {
-      case "answer":
-        setOwn(responses, key, outcome.result);
-        break;
       case "undeclared":
         throw new ClientError("protocol", `the server sent ${what}, for a capability this client did not declare`, { serverId: source.serverId, data: request });
       case "refused":

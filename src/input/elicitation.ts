@@ -12,6 +12,7 @@ import { setOwn } from "../util/sanitize.js";
 import { checkAnswer, checkFormSchema, type Field, type Form } from "./form-schema.js";
 import type { FieldInfo } from "./handler.js";
 import { pass, refuse, type Verdict } from "../util/assert.js";
+import { quote } from "../util/text.js";
 const INVALID_PARAMS = ErrorCode.InvalidParams;
 
 export type ElicitationRequest =
@@ -25,7 +26,7 @@ export function checkElicitation(
   serverOrigin: string | undefined,
 ): Verdict<ElicitationRequest> {
   const mode = params.mode ?? "form";
-  if (mode !== "form" && mode !== "url") return refuse(INVALID_PARAMS, `unknown elicitation mode ${JSON.stringify(mode)}`);
+  if (mode !== "form" && mode !== "url") return refuse(INVALID_PARAMS, `unknown elicitation mode ${quote(mode)}`);
   if (!modes.includes(mode)) return refuse(INVALID_PARAMS, `elicitation mode "${mode}" was not declared by this client`);
   if (typeof params.message !== "string") return refuse(INVALID_PARAMS, "message must be a string");
   if (mode === "url") {

@@ -13,6 +13,7 @@ import type { ProtocolVersion } from "../protocol/versions.js";
 import { isObject } from "../util/json.js";
 import { setOwn } from "../util/sanitize.js";
 import { pass, refuse, type Verdict } from "../util/assert.js";
+import { excerpt, quote } from "../util/text.js";
 
 const INVALID_PARAMS = ErrorCode.InvalidParams;
 const FORMATS = new Set(["email", "uri", "date", "date-time"]);
@@ -42,18 +43,18 @@ export function checkFormSchema(schema: unknown, version: ProtocolVersion): Verd
   if (!isStringArray(required)) return refuse(INVALID_PARAMS, "requestedSchema.required must be an array of names");
   const fields: Field[] = [];
   for (const [name, property] of Object.entries(schema.properties)) {
-    if (!isObject(property)) return refuse(INVALID_PARAMS, `requestedSchema property "${name}": not a schema object`);
+    if (!isObject(property)) return refuse(INVALID_PARAMS, `requestedSchema property "${excerpt(name, 100)}": not a schema object`);
     const kind = fieldKind(property, version);
-    if (typeof kind === "string") return refuse(INVALID_PARAMS, `requestedSchema property "${name}": ${kind}`);
+    if (typeof kind === "string") return refuse(INVALID_PARAMS, `requestedSchema property "${excerpt(name, 100)}": ${kind}`);
     const field: Field = { name, kind, schema: property };
     if (property.default !== undefined && version !== "2025-06-18") {
       const problem = valueProblem(field, property.default);
-      if (problem !== undefined) return refuse(INVALID_PARAMS, `requestedSchema property "${name}": its default ${problem}`);
+      if (problem !== undefined) return refuse(INVALID_PARAMS, `requestedSchema property "${excerpt(name, 100)}": its default ${problem}`);
     }
     fields.push(field);
   }
   const missing = required.find((name) => !fields.some((field) => field.name === name));
-  if (missing !== undefined) return refuse(INVALID_PARAMS, `requestedSchema.required names "${missing}", which is not a property`);
+  if (missing !== undefined) return refuse(INVALID_PARAMS, `requestedSchema.required names "${excerpt(missing, 100)}", which is not a property`);
   return pass({ fields, required });
 }
 
@@ -76,7 +77,7 @@ function fieldKind(schema: Record<string, unknown>, version: ProtocolVersion): F
     case "array":
       return modern ? multiKind(schema) : "arrays are not allowed in 2025-06-18 forms";
     default:
-      return `type ${JSON.stringify(schema.type)} is not a flat primitive (string, number, integer, boolean${modern ? ", or a multi-select array" : ""})`;
+      return `type ${quote(schema.type)} is not a flat primitive (string, number, integer, boolean${modern ? ", or a multi-select array" : ""})`;
   }
 }
 
@@ -90,7 +91,7 @@ function commonProblem(schema: Record<string, unknown>): string | undefined {
 
 function stringKind(schema: Record<string, unknown>, modern: boolean): FieldKind | string {
   if (!optionalNumbers(schema, "minLength", "maxLength")) return "minLength and maxLength must be numbers";
-  if (schema.format !== undefined && !FORMATS.has(schema.format as string)) return `format ${JSON.stringify(schema.format)} is not one of email, uri, date, date-time`;
+  if (schema.format !== undefined && !FORMATS.has(schema.format as string)) return `format ${quote(schema.format)} is not one of email, uri, date, date-time`;
   let options: string[] | undefined;
   if (schema.enum !== undefined) {
     if (!isStringArray(schema.enum) || schema.enum.length === 0) return "enum must be a non-empty array of strings";
@@ -153,7 +154,7 @@ export function checkAnswer(form: Form, content: unknown, version: ProtocolVersi
   const given = content ?? {};
   if (!isObject(given)) return { ok: false, reason: "content must be an object" };
   const byName = new Map(form.fields.map((field) => [field.name, field]));
-  for (const name of Object.keys(given)) if (!byName.has(name)) return { ok: false, reason: `"${name}" is not a field of the form` };
+  for (const name of Object.keys(given)) if (!byName.has(name)) return { ok: false, reason: `"${excerpt(name, 100)}" is not a field of the form` };
   const out: FormContent = {};
   for (const field of form.fields) {
     // Own members only: a field named "constructor" or "toString" is not the object's method.
@@ -164,7 +165,7 @@ export function checkAnswer(form: Form, content: unknown, version: ProtocolVersi
     if (problem !== undefined) return { ok: false, reason: `"${field.name}" ${problem}` };
     setOwn(out, field.name, value);
   }
-  for (const name of form.required) if (!Object.hasOwn(out, name)) return { ok: false, reason: `the required field "${name}" is missing` };
+  for (const name of form.required) if (!Object.hasOwn(out, name)) return { ok: false, reason: `the required field "${excerpt(name, 100)}" is missing` };
   return { ok: true, content: out };
 }
 

@@ -26,6 +26,7 @@ import { ModernCodec } from "./modern.js";
 import { negotiate } from "./negotiate.js";
 import type { ListenFilter, Subscription } from "./subscriptions.js";
 import type { Implementation, LoggingLevel, ServerCapabilities, Tool } from "./types/index.js";
+import { excerpt } from "../util/text.js";
 
 export interface ConnectionSettings {
   serverId: string;
@@ -51,6 +52,8 @@ export interface ConnectionSettings {
 }
 
 export type ConnectionState = "negotiating" | "ready" | "closing" | "closed";
+
+const NO_OPTIONS: CallOptions = Object.freeze({});
 
 export class Connection implements PeerHandlers, EarlyReceiver {
   readonly peer: RpcPeer;
@@ -165,7 +168,7 @@ export class Connection implements PeerHandlers, EarlyReceiver {
     return new LegacyCodec(this.peer, { ...negotiated, protocolVersion: version }, { serverId, logger, transport, clientInfo, features, connectTimeout: this.settings.connectTimeout }, this.hooks);
   }
 
-  request(method: string, params: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<unknown> {
+  request(method: string, params: Record<string, unknown> | undefined, options: CallOptions = NO_OPTIONS): Promise<unknown> {
     const codec = this.codec;
     if (this.current !== "ready" || codec === undefined) return Promise.reject(this.notReady(method));
     const reason = unavailableReason(method, codec.version, codec.negotiated.serverCapabilities);
@@ -173,8 +176,13 @@ export class Connection implements PeerHandlers, EarlyReceiver {
     return codec.request(method, params, options);
   }
 
-  notify(method: string, params?: Record<string, unknown>): void {
-    if (this.current === "ready") this.peer.notify(method, params);
+  /** Whether an empty `nextCursor` ends a list, by the era's rule. */
+  get emptyCursorEnds(): boolean {
+    return this.need().emptyCursorEnds;
+  }
+
+  rootsChanged(): void {
+    if (this.current === "ready") this.codec?.rootsChanged();
   }
 
   /** Modern era: opens a `subscriptions/listen` subscription. */
@@ -228,9 +236,14 @@ export class Connection implements PeerHandlers, EarlyReceiver {
 
   private async finish(immediate: boolean): Promise<void> {
     this.stop(undefined);
-    await (immediate ? this.transport.destroy() : this.transport.close());
-    this.current = "closed";
-    this.markEnded(this.failure);
+    try {
+      await (immediate ? this.transport.destroy() : this.transport.close());
+    } catch (error) {
+      this.settings.logger.warn(`the transport of server "${this.settings.serverId}" failed to end cleanly`, { error });
+    } finally {
+      this.current = "closed";
+      this.markEnded(this.failure);
+    }
   }
 
   private closedError(): ClientError {
@@ -245,9 +258,9 @@ export class Connection implements PeerHandlers, EarlyReceiver {
     if (this.current === "negotiating") {
       if (request.method === "ping" && this.early.holdPing(request)) return;
       // The era is not known yet, and a modern server may get no response at all.
-      this.settings.logger.warn(`server "${id}" sent a request (${request.method}) before the connection was negotiated; ignored`);
+      this.settings.logger.warn(`server "${id}" sent a request (${excerpt(request.method, 100)}) before the connection was negotiated; ignored`);
     } else {
-      this.settings.logger.debug(`server "${id}" sent a request (${request.method}) while the connection was closing; ignored`);
+      this.settings.logger.debug(`server "${id}" sent a request (${excerpt(request.method, 100)}) while the connection was closing; ignored`);
     }
     request.abandon(undefined);
   }

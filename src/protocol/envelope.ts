@@ -81,10 +81,6 @@ function nameOf(method: string, params: Record<string, unknown> | undefined): un
       return params?.name;
     case "resources/read":
       return params?.uri;
-    case "tasks/get":
-    case "tasks/update":
-    case "tasks/cancel":
-      return params?.taskId;
     default:
       return undefined;
   }

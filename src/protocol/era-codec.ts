@@ -48,6 +48,8 @@ export interface EraCodec extends ConnectionFacts {
   readonly policy: EraPolicy;
   /** Whether malformed messages are answered -32700/-32600. */
   readonly answersInvalid: boolean;
+  /** Whether an empty `nextCursor` ends a list (legacy) or names a page (2026-07-28). */
+  readonly emptyCursorEnds: boolean;
   /** Normal operation begins (legacy: `notifications/initialized`). */
   start(): void;
   /** Sends one request under the era's rules; resolves with its raw, complete result. */
@@ -63,6 +65,8 @@ export interface EraCodec extends ConnectionFacts {
    * page lies, so that what is remembered per tool follows the whole list.
    */
   acceptTools(tools: Tool[], first: boolean, last: boolean): Tool[];
+  /** The Handler's roots changed: tell the server, if the era has a way to. */
+  rootsChanged(): void;
   /** Modern: a `subscriptions/listen` subscription. */
   listen(filter: ListenFilter, ackTimeout: number): Promise<Subscription>;
   /** The connection ended with `reason`: stop what waits on it. */

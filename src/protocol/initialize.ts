@@ -9,6 +9,7 @@ import type { RpcPeer } from "../rpc/peer.js";
 import type { Negotiated } from "./era-codec.js";
 import type { ClientCapabilities, Implementation } from "./types/index.js";
 import { isLegacyVersion, type LegacyVersion } from "./versions.js";
+import { excerpt } from "../util/text.js";
 
 export interface InitializeRequest {
   offered: LegacyVersion;
@@ -42,7 +43,7 @@ function checkInitializeResult(raw: unknown, request: InitializeRequest): Negoti
   if (!isLegacyVersion(version) || !request.accepted.includes(version)) {
     throw new ClientError(
       "unsupported",
-      `the server chose protocol version "${version}", which this connection cannot speak ` +
+      `the server chose protocol version "${excerpt(version, 100)}", which this connection cannot speak ` +
         `(offered ${request.offered}; accepted ${request.accepted.join(", ")})`,
       { data: raw },
     );

@@ -19,6 +19,7 @@ import { initialize } from "./initialize.js";
 import { isCallMethod, type CallOptions } from "./methods.js";
 import type { Subscription } from "./subscriptions.js";
 import type { Implementation, Tool } from "./types/index.js";
+import { excerpt } from "../util/text.js";
 
 export interface LegacySettings {
   serverId: string;
@@ -35,6 +36,8 @@ export class LegacyCodec implements EraCodec {
   readonly version: LegacyVersion;
   readonly policy: EraPolicy;
   readonly answersInvalid: boolean;
+  /** These versions never gave "" another meaning, and a loop on it would repeat the first page. */
+  readonly emptyCursorEnds = true;
   negotiated: Negotiated;
 
   constructor(
@@ -80,12 +83,16 @@ export class LegacyCodec implements EraCodec {
 
   consume(method: string, params: Record<string, unknown>): boolean {
     if (method !== "notifications/cancelled") return false;
-    this.settings.logger.debug("a cancellation for no request in progress was ignored", { params });
+    this.settings.logger.debug("a cancellation for no request in progress was ignored", { params: excerpt(params) });
     return true;
   }
 
   acceptTools(tools: Tool[]): Tool[] {
     return tools;
+  }
+
+  rootsChanged(): void {
+    this.peer.notify("notifications/roots/list_changed");
   }
 
   listen(): Promise<Subscription> {

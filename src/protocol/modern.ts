@@ -19,12 +19,12 @@ import { clientCapabilities, type InputFeatures, type ModernVersion } from "./ve
 import type { ConnectionHooks, EraCodec, Negotiated } from "./era-codec.js";
 import { modernHeaders, Envelope } from "./envelope.js";
 import { isCallMethod, type CallOptions } from "./methods.js";
-import { classifyResult, runWithInput } from "./mrtr.js";
-import { allPages } from "./pagination.js";
-import { checkListTools, type CheckContext } from "./results.js";
+import { classifyResult, runWithInput, type AnswerInputs } from "./mrtr.js";
+import { allPages, checkListTools, type CheckContext } from "./results.js";
 import { Subscriptions, type ListenFilter, type Subscription } from "./subscriptions.js";
 import type { Implementation, LoggingLevel, Tool } from "./types/index.js";
 import { headerParams, type HeaderParam } from "./x-mcp-header.js";
+import { excerpt } from "../util/text.js";
 
 export interface ModernSettings {
   serverId: string;
@@ -44,6 +44,8 @@ export class ModernCodec implements EraCodec {
   readonly version: ModernVersion;
   readonly negotiated: Negotiated;
   readonly answersInvalid = false;
+  /** "" is a valid cursor in 2026-07-28: only its absence ends a list. */
+  readonly emptyCursorEnds = false;
   readonly policy: EraPolicy;
   private readonly http: boolean;
   private readonly envelope: Envelope;
@@ -55,6 +57,9 @@ export class ModernCodec implements EraCodec {
   /** Aborts when the connection ends; made only when a flow needs it (MRTR). */
   private lifetime: AbortController | undefined;
   private endedWith: ClientError | undefined;
+  /** Made once: every request's flow shares them. */
+  private readonly lifetimeOf = (): AbortSignal => this.lifetimeSignal;
+  private readonly answerRound: AnswerInputs = (requests, call) => this.hooks.answerInputs(requests, call, this);
 
   constructor(
     private readonly peer: RpcPeer,
@@ -88,10 +93,10 @@ export class ModernCodec implements EraCodec {
         maxTotalTimeout: options.maxTotalTimeout,
         signal: options.signal,
         assigns: options.assigns,
-        lifetime: () => this.lifetimeSignal,
+        lifetime: this.lifetimeOf,
       },
       (sent, signal, total) => this.leg(method, sent, options, signal, total),
-      (requests, call) => this.hooks.answerInputs(requests, call, this),
+      this.answerRound,
     );
   }
 
@@ -102,15 +107,19 @@ export class ModernCodec implements EraCodec {
 
   serverRequest(request: InboundRequest): void {
     // Servers MUST NOT send requests, and clients never send responses.
-    this.settings.logger.warn(`server "${this.settings.serverId}" sent a request (${request.method}) on a modern connection; ignored`);
+    this.settings.logger.warn(`server "${this.settings.serverId}" sent a request (${excerpt(request.method, 100)}) on a modern connection; ignored`);
     request.abandon(undefined);
   }
 
   consume(method: string, params: Record<string, unknown>): boolean {
     if (this.subscriptions.consume(method, params)) return true;
     if (method !== "notifications/cancelled") return false;
-    this.settings.logger.debug("a cancellation for no request in progress was ignored", { params });
+    this.settings.logger.debug("a cancellation for no request in progress was ignored", { params: excerpt(params) });
     return true;
+  }
+
+  rootsChanged(): void {
+    // No roots notification in this era: each request carries the capabilities afresh.
   }
 
   listen(filter: ListenFilter, ackTimeout: number): Promise<Subscription> {
@@ -180,24 +189,29 @@ export class ModernCodec implements EraCodec {
   acceptTools(tools: Tool[], first: boolean, last: boolean): Tool[] {
     if (!this.http) return tools;
     if (first) this.listing = new Map();
-    const kept = tools.filter((tool) => {
-      const found = headerParams(tool.inputSchema);
-      if (!found.ok) {
-        this.settings.logger.warn(`server "${this.settings.serverId}": dropped tool "${tool.name}": ${found.reason}`);
-        this.toolHeaders.delete(tool.name);
-        return false;
-      }
-      if (found.params.length > 0) {
-        this.toolHeaders.set(tool.name, found.params);
-        this.listing?.set(tool.name, found.params);
-      } else this.toolHeaders.delete(tool.name);
-      return true;
-    });
+    const kept = this.keepTools(tools, this.listing);
     if (last && this.listing !== undefined) {
       this.toolHeaders = this.listing;
       this.listing = undefined;
     }
     return kept;
+  }
+
+  /** The tools of one page with valid annotations; theirs are remembered, and put in `listing`. */
+  private keepTools(tools: Tool[], listing: Map<string, HeaderParam[]> | undefined): Tool[] {
+    return tools.filter((tool) => {
+      const found = headerParams(tool.inputSchema);
+      if (!found.ok) {
+        this.settings.logger.warn(`server "${this.settings.serverId}": dropped tool "${excerpt(tool.name, 100)}": ${found.reason}`);
+        this.toolHeaders.delete(tool.name);
+        return false;
+      }
+      if (found.params.length > 0) {
+        this.toolHeaders.set(tool.name, found.params);
+        listing?.set(tool.name, found.params);
+      } else this.toolHeaders.delete(tool.name);
+      return true;
+    });
   }
 
   private headerParamsFor(method: string, params: Record<string, unknown> | undefined): HeaderParam[] | undefined {
@@ -210,11 +224,14 @@ export class ModernCodec implements EraCodec {
       version: this.version,
       dropped: (method, index, reason) => this.settings.logger.warn(`server "${this.settings.serverId}": dropped entry ${index} of ${method}: ${reason}`),
     };
-    await allPages("modern", async (cursor) => {
+    // A listing of its own: one the host runs meanwhile keeps its own.
+    const listing = new Map<string, HeaderParam[]>();
+    await allPages(this.emptyCursorEnds, async (cursor) => {
       const raw = await this.send("tools/list", cursor === undefined ? undefined : { cursor }, { timeout: options.timeout }, signal, left());
       const page = checkListTools(classifyResult("tools/list", raw).result, context);
-      this.acceptTools(page.tools, cursor === undefined, page.nextCursor === undefined);
+      this.keepTools(page.tools, listing);
       return { items: [], nextCursor: page.nextCursor };
     });
+    this.toolHeaders = listing;
   }
 }

@@ -16,7 +16,7 @@
 import { expectObject, protocolError } from "../util/assert.js";
 import { ClientError, InvalidArgumentError } from "../util/errors.js";
 import { isObject } from "../util/json.js";
-import { excerpt } from "../util/text.js";
+import { excerpt, quote } from "../util/text.js";
 import { SpanBound, delay, now } from "../util/time.js";
 import { isCallMethod } from "./methods.js";
 
@@ -143,7 +143,7 @@ function checkInputRequired(result: Record<string, unknown>, method: string): In
   const map = expectObject(requests, `the inputRequests of ${method}`, result);
   for (const [key, entry] of Object.entries(map)) {
     if (!isObject(entry) || typeof entry.method !== "string" || (entry.params !== undefined && !isObject(entry.params))) {
-      throw protocolError(`input request "${key}" of ${method} is malformed`, result);
+      throw protocolError(`input request "${excerpt(key, 100)}" of ${method} is malformed`, result);
     }
   }
   return { inputRequests: map as Record<string, InputRequest>, requestState: state };
@@ -168,5 +168,5 @@ export function classifyResult(method: string, raw: unknown): Classified {
     if (!isCallMethod(method)) throw protocolError(`the server asked for input in reply to ${method}, which may not`, raw);
     return { kind: "input_required", result: raw };
   }
-  throw protocolError(`the result of ${method} has a resultType this client does not know: ${excerpt(type, 100)}`, raw);
+  throw protocolError(`the result of ${method} has a resultType this client does not know: ${quote(type)}`, raw);
 }

@@ -30,6 +30,7 @@ import {
   type ModernVersion,
   type ProtocolVersion,
 } from "./versions.js";
+import { excerpt } from "../util/text.js";
 
 export interface NegotiationSettings {
   peer: RpcPeer;
@@ -203,7 +204,9 @@ async function pinnedHandshake(settings: NegotiationSettings, pin: LegacyVersion
  */
 function refusedAsModern(error: unknown): boolean {
   if (!(error instanceof ClientError)) return false;
-  if (error.kind === "unsupported") return !isObject(error.data) || error.data.serverSupports === undefined;
+  // The server's -32022 named no versions (an answer with a version this client does not
+  // speak came from a legacy server: there is nothing more to ask).
+  if (error.kind === "unsupported") return error.cause instanceof ClientError && error.cause.kind === "rpc" && isObject(error.data) && error.data.serverSupports === undefined;
   if (error.kind === "rpc") return error.code === ErrorCode.MethodNotFound;
   const status = httpStatusOf(error);
   return error.kind === "transport" && status !== undefined && status >= 400 && status < 500;
@@ -250,7 +253,7 @@ function supportedIn(data: unknown): string[] | undefined {
 }
 
 function versionMismatch(why: string, server: readonly string[] | undefined, client: readonly string[], cause?: unknown): ClientError {
-  const theirs = server === undefined || server.length === 0 ? "unknown" : server.join(", ");
+  const theirs = server === undefined || server.length === 0 ? "unknown" : excerpt(server.join(", "));
   return new ClientError("unsupported", `${why}; the server supports ${theirs}; this connection accepts ${client.join(", ")}`, {
     cause,
     data: { serverSupports: server, clientAccepts: client },

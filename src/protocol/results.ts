@@ -4,9 +4,15 @@
  * `structuredContent` are kept exactly as received). A list entry that is unusable (a tool
  * without a name) is dropped and reported through the context rather than failing the list.
  * The method table (`methods.ts`) names the check of each method.
+ *
+ * `allPages` walks a paginated list (basic/utilities/pagination) to its end, which the era
+ * defines: only an absent `nextCursor` in 2026-07-28 (where "" is a cursor), an empty one too
+ * before. A cursor seen twice, or too many pages, is a server bug that must not loop forever.
  */
 import { expectArray, expectObject, field, index, protocolError } from "../util/assert.js";
+import { ClientError } from "../util/errors.js";
 import { isObject } from "../util/json.js";
+import { excerpt, quote } from "../util/text.js";
 import type {
   CallToolResult,
   CompleteResult,
@@ -69,7 +75,7 @@ const needsString = (entry: Record<string, unknown>, ...names: string[]): string
 
 export function checkListTools(raw: unknown, context: CheckContext): ListToolsResult {
   return checkList(raw, context, "tools/list", "tools", (tool) =>
-    needsString(tool, "name") ?? (isObject(tool.inputSchema) ? undefined : `tool "${String(tool.name)}" has no inputSchema object`),
+    needsString(tool, "name") ?? (isObject(tool.inputSchema) ? undefined : `tool "${excerpt(tool.name, 100)}" has no inputSchema object`),
   );
 }
 
@@ -118,4 +124,24 @@ export function checkComplete(raw: unknown): CompleteResult {
     throw protocolError('the result of completion/complete "completion" "values" must hold strings', raw);
   }
   return result as CompleteResult;
+}
+
+export const MAX_PAGES = 10_000;
+
+export async function allPages<T>(
+  emptyCursorEnds: boolean,
+  fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor: string | undefined }>,
+): Promise<T[]> {
+  const items: T[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const result = await fetchPage(cursor);
+    for (const item of result.items) items.push(item);
+    cursor = result.nextCursor;
+    if (cursor === undefined || (cursor === "" && emptyCursorEnds)) return items;
+    if (seen.has(cursor)) throw new ClientError("protocol", `the server repeated the cursor ${quote(cursor)}`);
+    seen.add(cursor);
+  }
+  throw new ClientError("protocol", `the list did not end after ${MAX_PAGES} pages`);
 }

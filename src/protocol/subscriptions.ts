@@ -9,7 +9,7 @@
  */
 import { ClientError } from "../util/errors.js";
 import { isObject } from "../util/json.js";
-import { fitsTimer } from "../util/time.js";
+import { delay } from "../util/time.js";
 import type { RpcPeer } from "../rpc/peer.js";
 import { META } from "./envelope.js";
 import type { ModernCodec } from "./modern.js";
@@ -53,7 +53,7 @@ export class Subscriptions {
     const ended = new Promise<ClientError | undefined>((resolve) => (endedWith = resolve));
     return new Promise<Subscription>((resolve, reject) => {
       const finish = (error: ClientError | undefined): void => {
-        clearTimeout(timer);
+        stopWaiting.abort();
         if (!this.live.delete(id)) return;
         controller.abort(error);
         endedWith(error);
@@ -64,9 +64,12 @@ export class Subscriptions {
         if (this.notifyCancel) this.peer.notify("notifications/cancelled", { requestId: id, reason: "the client closed the subscription" });
         finish(error);
       };
-      const timer = fitsTimer(ackTimeout)
-        ? setTimeout(() => close(new ClientError("timeout", `subscriptions/listen was not acknowledged within ${ackTimeout} ms`)), ackTimeout)
-        : undefined;
+      // The wait for the acknowledgement (Infinity: none); ended by the acknowledgement or the end.
+      const stopWaiting = new AbortController();
+      delay(ackTimeout, stopWaiting.signal).then(
+        () => close(new ClientError("timeout", `subscriptions/listen was not acknowledged within ${ackTimeout} ms`)),
+        () => {},
+      );
       const request = this.codec.leg(
         "subscriptions/listen",
         { notifications: filter },
@@ -76,7 +79,7 @@ export class Subscriptions {
       );
       if (id === -1) {
         // Refused before it was sent (the connection is closed).
-        clearTimeout(timer);
+        stopWaiting.abort();
         request.then(() => reject(new ClientError("closed", "the connection is closed")), reject);
         return;
       }
@@ -84,7 +87,7 @@ export class Subscriptions {
         acknowledge: (honoured) => {
           if (acknowledged) return;
           acknowledged = true;
-          clearTimeout(timer);
+          stopWaiting.abort();
           resolve({ honoured, ended, close: () => Promise.resolve(close()) });
         },
         end: finish,

@@ -14,6 +14,7 @@
  */
 import { ClientError } from "../util/errors.js";
 import type { ClientCapabilities } from "./types/index.js";
+import { quote } from "../util/text.js";
 
 export const MODERN_VERSIONS = ["2026-07-28"] as const;
 export const LEGACY_VERSIONS = ["2025-11-25", "2025-06-18"] as const;
@@ -42,7 +43,7 @@ export function eraOf(version: ProtocolVersion): Era {
 export function checkPin(pin: unknown): ProtocolVersion | undefined {
   if (pin === undefined) return undefined;
   if (typeof pin === "string" && (SUPPORTED_VERSIONS as readonly string[]).includes(pin)) return pin as ProtocolVersion;
-  throw new ClientError("usage", `protocolVersion ${JSON.stringify(pin)} is not one this client speaks (${SUPPORTED_VERSIONS.join(", ")})`);
+  throw new ClientError("usage", `protocolVersion ${quote(pin)} is not one this client speaks (${SUPPORTED_VERSIONS.join(", ")})`);
 }
 
 export type ElicitationMode = "form" | "url";

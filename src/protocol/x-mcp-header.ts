@@ -7,7 +7,7 @@
  * over Streamable HTTP.
  */
 import { isObject } from "../util/json.js";
-import { excerpt } from "../util/text.js";
+import { quote } from "../util/text.js";
 
 export interface HeaderParam {
   /** The `{Name}` of `Mcp-Param-{Name}`, as the schema spells it. */
@@ -68,7 +68,7 @@ function annotation(node: Record<string, unknown>, path: string[] | null, params
   if (path === null || path.length === 0) return void problems.push(`x-mcp-header at ${where}`);
   if (typeof name !== "string" || !TOKEN.test(name)) return void problems.push(`x-mcp-header at ${where} is not an HTTP token`);
   if (primitiveType(node.type) === undefined) {
-    return void problems.push(`x-mcp-header at ${where} is on a ${excerpt(node.type, 60)} property, not a string, integer or boolean`);
+    return void problems.push(`x-mcp-header at ${where} is on a ${quote(node.type, 60)} property, not a string, integer or boolean`);
   }
   params.push({ name, path });
 }

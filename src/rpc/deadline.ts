@@ -59,7 +59,12 @@ export class DeadlineQueue {
       const due = deadline.dueAt;
       if (due <= at) {
         this.live.delete(deadline);
-        deadline.expire(at);
+        // One owner's fault must not leave every other deadline without a timer.
+        try {
+          deadline.expire(at);
+        } catch {
+          // The owner's own error handling is its business; the queue goes on.
+        }
       } else if (due < next) next = due;
     }
     if (next !== Infinity) this.arm(next);

@@ -150,13 +150,13 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
 
   // ---- TransportSink -------------------------------------------------------------------------
 
-  message(value: unknown, meta: InboundMeta | undefined): void {
+  message(value: unknown, meta: InboundMeta | undefined): RequestId | undefined {
     if (!isObject(value)) return this.invalid(Array.isArray(value) ? "a batch (array)" : "not an object", value, true);
     if (value.jsonrpc !== "2.0") return this.invalid('"jsonrpc" is not "2.0"', value, "method" in value);
     const method = value.method;
     if (typeof method === "string") return this.receiveRequestOrNotification(value, method, meta);
-    if ("id" in value) return this.receiveResponse(value);
-    this.invalid("neither a request, a notification nor a response", value, true);
+    if ("id" in value) return this.receiveResponse(value, meta);
+    return this.invalid("neither a request, a notification nor a response", value, true);
   }
 
   parseError(raw: string, _meta: InboundMeta | undefined): void {
@@ -173,22 +173,26 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
 
   // ---- inbound ---------------------------------------------------------------------------------
 
-  private receiveRequestOrNotification(value: Record<string, unknown>, method: string, meta: InboundMeta | undefined): void {
+  private receiveRequestOrNotification(value: Record<string, unknown>, method: string, meta: InboundMeta | undefined): undefined {
     const params = value.params;
     if (params !== undefined && !isObject(params)) {
       if ("id" in value) return this.invalid('"params" is not an object', value, true);
       this.stats.invalidMessages += 1;
       this.options.logger.warn(`dropped notification "${excerpt(method, 100)}" whose params are not an object`);
-      return;
+      return undefined;
     }
-    if (!("id" in value)) return this.receiveNotification(method, params, meta);
+    if (!("id" in value)) {
+      this.receiveNotification(method, params, meta);
+      return undefined;
+    }
     const id = value.id;
     if (!isRequestId(id)) return this.invalid("request id is neither a string nor a number", value, true);
-    if (this.closedWith !== undefined) return;
+    if (this.closedWith !== undefined) return undefined;
     if (this.inbound.has(id)) return this.invalid(`request id ${excerpt(id)} is already in use`, value, false);
     const request = new InboundRequest(id, method, params, meta, this);
     this.inbound.set(id, request);
     this.handlers.onServerRequest(request);
+    return undefined;
   }
 
   /**
@@ -234,11 +238,16 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
     const update: Progress = { progress: params.progress };
     if (typeof params.total === "number") update.total = params.total;
     if (typeof params.message === "string") update.message = params.message;
-    if (call.onProgress !== undefined) callHost(this.options.logger, `onProgress of ${call.method}`, call.onProgress, update);
+    if (call.onProgress !== undefined) callHost(this.options.logger, "a call's onProgress", call.onProgress, update);
   }
 
-  private receiveResponse(value: Record<string, unknown>): void {
-    const id = value.id;
+  /** Settles the call `value` answers; returns its id, or undefined when it answered none. */
+  private receiveResponse(value: Record<string, unknown>, meta: InboundMeta | undefined): number | undefined {
+    let id = value.id;
+    // An error that could not name its request (id null) on the stream of one is that one's answer.
+    if (id === null && typeof meta?.relatedRequestId === "number" && isObject(value.error) && this.pending.has(meta.relatedRequestId)) {
+      id = meta.relatedRequestId;
+    }
     const call = typeof id === "number" ? this.pending.get(id) : undefined;
     if (call === undefined) {
       this.stats.staleResponses += 1;
@@ -247,12 +256,12 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
       } else {
         this.options.logger.debug(`dropped a response to unknown or settled id ${excerpt(id)}`);
       }
-      return;
+      return undefined;
     }
     this.finish(call);
-    if ("result" in value && !("error" in value)) return call.resolve(value.result);
     const error = value.error;
-    if ("error" in value && !("result" in value) && isRpcErrorObject(error)) {
+    if ("result" in value && !("error" in value)) call.resolve(value.result);
+    else if ("error" in value && !("result" in value) && isRpcErrorObject(error)) {
       call.reject(
         new ClientError("rpc", `${call.method} failed: ${excerpt(error.message)} (code ${error.code})`, {
           serverId: this.options.serverId,
@@ -260,20 +269,22 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
           data: error.data,
         }),
       );
-      return;
+    } else {
+      call.reject(
+        new ClientError("protocol", `the response to ${call.method} is malformed: it needs exactly one of "result" or a valid "error"`, {
+          serverId: this.options.serverId,
+          data: value,
+        }),
+      );
     }
-    call.reject(
-      new ClientError("protocol", `the response to ${call.method} is malformed: it needs exactly one of "result" or a valid "error"`, {
-        serverId: this.options.serverId,
-        data: value,
-      }),
-    );
+    return call.id;
   }
 
-  private invalid(why: string, value: unknown, answer: boolean): void {
+  private invalid(why: string, value: unknown, answer: boolean): undefined {
     this.stats.invalidMessages += 1;
     this.options.logger.warn(`dropped an invalid message from server "${this.options.serverId}": ${why}`, { message: excerpt(value) });
     if (answer) this.handlers.onInvalid(ErrorCode.InvalidRequest);
+    return undefined;
   }
 
   // ---- outbound ------------------------------------------------------------------------------

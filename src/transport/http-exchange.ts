@@ -3,7 +3,7 @@
  * `node:http`/`node:https` with keep-alive agents (the default, and the faster), and any
  * injected `fetch` (other runtimes, tests, proxies).
  *
- * Neither backend follows a redirect on its own. `followRedirects` follows 307 and 308 (which
+ * Neither backend follows a redirect on its own. `followRedirect` follows 307 and 308 (which
  * keep the method and the body) within the same origin only: a redirect elsewhere would carry
  * the host's headers, the session and the message to a server the host never named.
  */
@@ -231,33 +231,41 @@ function fetchResponse(response: Response): ExchangeResponse {
 
 const MAX_REDIRECTS = 5;
 
+/** Whether a response is a redirect (304 is not one: it answers a conditional request). */
+export function isRedirect(status: number): boolean {
+  return status >= 300 && status <= 399 && status !== 304;
+}
+
 /**
- * `exchange`, with 307 and 308 redirects followed within the URL's origin (at most
- * `MAX_REDIRECTS` in a row); any other redirect is a `"transport"` error naming both URLs.
+ * What `request` leads to after `response`, a redirect: 307 and 308 are followed within the
+ * URL's origin (at most `MAX_REDIRECTS` in a row); any other redirect is a `"transport"` error
+ * naming both URLs. Callers test `isRedirect` first, so that a plain reply costs nothing more.
  */
-export function followRedirects(exchange: Exchange): Exchange {
-  return {
-    send: async (request) => {
-      let current = request;
-      for (let hops = 0; ; hops++) {
-        const response = await exchange.send(current);
-        if (response.status < 300 || response.status > 399 || response.status === 304) return response;
-        response.discard();
-        const location = response.header("location");
-        const target = location === undefined ? undefined : safeUrl(location, current.url);
-        const from = redactUrl(current.url);
-        if (target === undefined) throw new ClientError("transport", `${from} answered HTTP ${response.status} without a usable Location`);
-        if (target.origin !== current.url.origin) {
-          throw new ClientError("transport", `${from} redirected to another origin (${redactUrl(target)}); not followed`);
-        }
-        if (response.status !== 307 && response.status !== 308) {
-          throw new ClientError("transport", `${from} redirected with HTTP ${response.status}, which would change the request; not followed`);
-        }
-        if (hops >= MAX_REDIRECTS) throw new ClientError("transport", `${from}: more than ${MAX_REDIRECTS} redirects in a row`);
-        current = { ...current, url: target };
-      }
-    },
-  };
+export async function followRedirect(exchange: Exchange, request: ExchangeRequest, response: ExchangeResponse): Promise<ExchangeResponse> {
+  let current = request;
+  for (let hops = 0; isRedirect(response.status); hops++) {
+    response.discard();
+    const location = response.header("location");
+    const target = location === undefined ? undefined : safeUrl(location, current.url);
+    const from = redactUrl(current.url);
+    if (target === undefined) throw new ClientError("transport", `${from} answered HTTP ${response.status} without a usable Location`);
+    if (target.origin !== current.url.origin) {
+      throw new ClientError("transport", `${from} redirected to another origin (${redactUrl(target)}); not followed`);
+    }
+    if (response.status !== 307 && response.status !== 308) {
+      throw new ClientError("transport", `${from} redirected with HTTP ${response.status}, which would change the request; not followed`);
+    }
+    if (hops >= MAX_REDIRECTS) throw new ClientError("transport", `${from}: more than ${MAX_REDIRECTS} redirects in a row`);
+    current = { ...current, url: target };
+    response = await exchange.send(current);
+  }
+  return response;
+}
+
+/** Sends `request`, following redirects as `followRedirect` does. */
+export async function sendFollowing(exchange: Exchange, request: ExchangeRequest): Promise<ExchangeResponse> {
+  const response = await exchange.send(request);
+  return isRedirect(response.status) ? followRedirect(exchange, request, response) : response;
 }
 
 function safeUrl(location: string, base: URL): URL | undefined {

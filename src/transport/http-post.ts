@@ -8,11 +8,11 @@
  * session renews it, and the request alone is sent again.
  */
 import { ClientError } from "../util/errors.js";
-import { isObject, type RequestId } from "../util/json.js";
+import type { RequestId } from "../util/json.js";
 import type { Logger } from "../util/logger.js";
 import { excerpt } from "../util/text.js";
 import { failureOf, mediaType, readBody } from "./http-body.js";
-import type { Exchange, ExchangeResponse, Ticket } from "./http-exchange.js";
+import { followRedirect, isRedirect, sendFollowing, type Exchange, type ExchangeRequest, type ExchangeResponse, type Ticket } from "./http-exchange.js";
 import type { HttpSession } from "./http-session.js";
 import { SseOverflowError, openSseReader, type SseCursor } from "./sse-reader.js";
 
@@ -28,21 +28,14 @@ export interface HttpLink {
   readonly isOpen: boolean;
   /** The URL for messages, secrets redacted. */
   describe(): string;
-  /** A message from the server; `relatedRequestId` is the request whose stream carried it. */
-  deliver(value: unknown, relatedRequestId: RequestId | undefined): void;
+  /**
+   * A message from the server; `relatedRequestId` is the request whose stream carried it.
+   * Returns the id of the request it answered, if it answered one.
+   */
+  deliver(value: unknown, relatedRequestId: RequestId | undefined): RequestId | undefined;
   parseError(raw: string): void;
   /** The connection cannot go on (its session could not be renewed). */
   fail(error: ClientError): void;
-}
-
-/** What a POST says besides its body. */
-export interface Post {
-  readonly body: string;
-  /** The request's id; undefined for a notification or a response. */
-  readonly id: RequestId | undefined;
-  readonly extra: Readonly<Record<string, string>> | undefined;
-  readonly startsSession: boolean;
-  readonly ticket: Ticket;
 }
 
 /** Waits this long between tries when the server names no `retry:`. */
@@ -54,36 +47,50 @@ export function retryDelay(cursor: SseCursor, fallback: number): number {
   return Math.min(cursor.retryMs ?? fallback, MAX_RETRY_MS);
 }
 
-export async function post(link: HttpLink, message: Post, mayRenew = true): Promise<void> {
-  if (!message.startsSession) {
+/**
+ * POSTs one message: `id` is the request's (undefined for a notification or a response);
+ * `startsSession` marks a message whose reply mints the session.
+ */
+export async function post(
+  link: HttpLink,
+  body: string,
+  id: RequestId | undefined,
+  extra: Readonly<Record<string, string>> | undefined,
+  startsSession: boolean,
+  ticket: Ticket,
+  mayRenew = true,
+): Promise<void> {
+  if (!startsSession) {
     const renewal = link.session.renewal();
     if (renewal !== undefined) await renewal.catch(() => {});
-    if (!link.isOpen || message.ticket.cancelled) return;
+    if (!link.isOpen || ticket.cancelled) return;
   }
   const sent = link.session.id;
-  const response = await link.exchange.send({
+  const request: ExchangeRequest = {
     method: "POST",
     url: link.url,
-    headers: link.session.headers(message.startsSession ? "initialize" : "post"),
-    extra: message.extra,
-    body: message.body,
-    ticket: message.ticket,
-  });
-  if (message.startsSession) link.session.capture(response);
-  if (mayRenew && !message.startsSession && link.session.expired(response.status, sent)) {
+    headers: link.session.headers(startsSession ? "initialize" : "post"),
+    extra,
+    body,
+    ticket,
+  };
+  let response = await link.exchange.send(request);
+  if (isRedirect(response.status)) response = await followRedirect(link.exchange, request, response);
+  if (startsSession) link.session.capture(response);
+  if (mayRenew && !startsSession && link.session.expired(response.status, sent)) {
     response.discard();
     await renew(link, sent);
     // Only requests are sent again: a notification or a response belonged to the expired
     // session (and the renewal sends its own `notifications/initialized`).
-    if (message.id === undefined) {
-      link.logger.debug("dropped a message the expired session did not take", { body: excerpt(message.body) });
+    if (id === undefined) {
+      link.logger.debug("dropped a message the expired session did not take", { body: excerpt(body) });
       return;
     }
     // A call given up (cancelled, timed out) or a connection closed meanwhile is not resent.
-    if (message.ticket.cancelled || !link.isOpen) return;
-    return post(link, message, false);
+    if (ticket.cancelled || !link.isOpen) return;
+    return post(link, body, id, extra, false, ticket, false);
   }
-  if (response.status >= 200 && response.status < 300) return readReply(link, response, message.id, message.ticket);
+  if (response.status >= 200 && response.status < 300) return readReply(link, response, id, ticket);
   throw await failureOf(response, link.url);
 }
 
@@ -117,11 +124,8 @@ async function readReply(link: HttpLink, response: ExchangeResponse, id: Request
   } catch {
     throw new ClientError("protocol", "the server's JSON reply does not parse", { data: excerpt(text) });
   }
-  // An error that could not name the request (id null) is still this request's answer.
-  if (id !== undefined && isObject(value) && value.id === null && isObject(value.error)) value = { ...value, id };
-  link.deliver(value, id);
   // A JSON reply holds the response and nothing else: anything else would leave the call waiting.
-  if (id !== undefined && !(isObject(value) && value.id === id && !("method" in value))) {
+  if (link.deliver(value, id) !== id && id !== undefined) {
     throw new ClientError("protocol", "the server's JSON reply is not the response to the request", { data: excerpt(text) });
   }
 }
@@ -131,8 +135,7 @@ async function readStream(link: HttpLink, response: ExchangeResponse, id: Reques
   const cursor: SseCursor = {};
   let answered = false;
   const deliver = (value: unknown): void => {
-    if (id !== undefined && isObject(value) && value.id === id && !("method" in value)) answered = true;
-    link.deliver(value, id);
+    if (link.deliver(value, id) === id && id !== undefined) answered = true;
   };
   let broken: unknown = await consumeStream(link, response, cursor, deliver);
   for (let attempt = 0; id !== undefined && !answered && link.isOpen && !ticket.cancelled; attempt++) {
@@ -170,7 +173,7 @@ export async function consumeStream(
 
 async function resumeStream(link: HttpLink, cursor: SseCursor, ticket: Ticket, deliver: (value: unknown) => void): Promise<unknown> {
   try {
-    const response = await link.exchange.send({
+    const response = await sendFollowing(link.exchange, {
       method: "GET",
       url: link.url,
       headers: link.session.headers("get"),

@@ -13,7 +13,7 @@
  * (nothing downstream modifies them), since a host may make thousands of calls a second.
  */
 import type { Logger } from "../util/logger.js";
-import type { Exchange, ExchangeResponse, Ticket } from "./http-exchange.js";
+import { sendFollowing, type Exchange, type ExchangeResponse, type Ticket } from "./http-exchange.js";
 import type { EraPolicy } from "./transport.js";
 
 export type RequestKind = "initialize" | "post" | "get" | "delete";
@@ -79,7 +79,7 @@ export class HttpSession {
     if (this.sessionId === expired && this.policy?.renewSession !== undefined) {
       this.sessionId = undefined;
       this.built = undefined;
-      this.logger.info(`session ${expired} expired; initialising a new one`);
+      this.logger.info("the session expired; initialising a new one");
       const renewing = this.policy
         .renewSession()
         .then(() => this.onRenewed?.())
@@ -104,10 +104,11 @@ export class HttpSession {
 
   /** DELETEs the session, if there is one (bounded, and `ticket` cancels it; a failure is only logged). */
   async end(exchange: Exchange, url: URL, ticket: Ticket): Promise<void> {
-    if (this.sessionId === undefined || this.policy?.sessions !== true) return;
+    // A session minted by an `initialize` whose connect then failed (no policy yet) ends too.
+    if (this.sessionId === undefined || this.policy?.sessions === false) return;
     const timer = setTimeout(() => ticket.cancel(), DELETE_TIMEOUT_MS);
     try {
-      const response = await exchange.send({ method: "DELETE", url, headers: this.headers("delete"), ticket });
+      const response = await sendFollowing(exchange, { method: "DELETE", url, headers: this.headers("delete"), ticket });
       response.discard();
     } catch (error) {
       this.logger.debug("DELETE of the session failed", { error });

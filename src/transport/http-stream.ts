@@ -7,7 +7,7 @@
  * it is given up. A 405 means the server offers none; a 404 for the session renews it.
  */
 import { mediaType, failureOf } from "./http-body.js";
-import { Ticket } from "./http-exchange.js";
+import { Ticket, sendFollowing } from "./http-exchange.js";
 import { DEFAULT_RETRY_MS, consumeStream, renew, retryDelay, type HttpLink } from "./http-post.js";
 import type { SseCursor } from "./sse-reader.js";
 
@@ -25,11 +25,6 @@ export class StandaloneStream {
     this.ticket.cancel();
   }
 
-  /** The ticket of the stream's exchanges: the transport cancels it with the others. */
-  get cancellation(): Ticket {
-    return this.ticket;
-  }
-
   private async run(): Promise<void> {
     const link = this.link;
     const cursor: SseCursor = {};
@@ -42,7 +37,7 @@ export class StandaloneStream {
       };
       try {
         const sent = link.session.id;
-        const response = await link.exchange.send({
+        const response = await sendFollowing(link.exchange, {
           method: "GET",
           url: link.url,
           headers: link.session.headers("get"),

@@ -16,7 +16,7 @@ import type { RequestId } from "../util/json.js";
 import type { Logger } from "../util/logger.js";
 import { excerpt, redactUrl } from "../util/text.js";
 import { BodyTooLargeError } from "./http-body.js";
-import { HttpAgents, Ticket, fetchExchange, followRedirects, type Exchange, type FetchLike } from "./http-exchange.js";
+import { HttpAgents, Ticket, fetchExchange, type Exchange, type FetchLike } from "./http-exchange.js";
 import { post, type HttpLink } from "./http-post.js";
 import { HttpSession } from "./http-session.js";
 import { StandaloneStream } from "./http-stream.js";
@@ -86,7 +86,7 @@ export class HttpTransport implements Transport, HttpLink {
     this.session.onRenewed = () => this.reopenStream();
     // Agents of its own when the client gave none: then this transport frees them on close.
     if (target.fetch === undefined && options.agents === undefined) this.ownAgents = new HttpAgents();
-    this.exchange = followRedirects(target.fetch === undefined ? (options.agents ?? this.ownAgents!).exchange : fetchExchange(target.fetch));
+    this.exchange = target.fetch === undefined ? (options.agents ?? this.ownAgents!).exchange : fetchExchange(target.fetch);
   }
 
   get isOpen(): boolean {
@@ -140,8 +140,8 @@ export class HttpTransport implements Transport, HttpLink {
   }
 
   /** @see HttpLink */
-  deliver(value: unknown, relatedRequestId: RequestId | undefined): void {
-    this.sink?.message(value, relatedRequestId === undefined ? undefined : { relatedRequestId });
+  deliver(value: unknown, relatedRequestId: RequestId | undefined): RequestId | undefined {
+    return this.sink?.message(value, relatedRequestId === undefined ? undefined : { relatedRequestId });
   }
 
   /** @see HttpLink */
@@ -191,7 +191,7 @@ export class HttpTransport implements Transport, HttpLink {
       timer = setTimeout(() => ticket.cancel(), MESSAGE_TIMEOUT_MS);
     }
     try {
-      await post(this, { body, id, extra, startsSession, ticket });
+      await post(this, body, id, extra, startsSession, ticket);
     } catch (error) {
       if (ticket.cancelled && id !== undefined) return;
       throw this.asClientError(error);

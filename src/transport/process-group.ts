@@ -4,12 +4,14 @@
  * (a shell wrapper, `npx`, a language runtime's helpers) even after the leader has exited.
  *
  * Being in a group of its own, a server does not get the signals the host gets. So while any
- * group lives, Conduit listens for SIGINT, SIGTERM and SIGHUP: it sends SIGTERM to every group
- * and then lets the signal take its course: when the host has handlers of its own for it they
- * run (and decide); when it has none, the groups get a moment to go, SIGKILL ends the rest, and
- * the signal is raised again with its default action. Groups still alive when the host exits
- * normally are killed from an `exit` hook. Nothing runs when the host is killed with SIGKILL:
- * its servers then see their stdin end (the host's end of the pipe closes), on which a
+ * group lives, Conduit listens for SIGINT, SIGTERM and SIGHUP. When the host has handlers of
+ * its own for the signal, they decide what it means (a host that takes SIGINT as "stop this
+ * turn" keeps its servers; one that exits kills them from the `exit` hook). When it has none,
+ * the signal would end the host at once: Conduit sends SIGTERM to every group, gives them a
+ * moment to go, ends the rest with SIGKILL, and raises the signal again with its default
+ * action, so that the host still dies of it. Groups still alive when the host exits normally
+ * are killed from an `exit` hook. Nothing runs when the host is killed with SIGKILL: its
+ * servers then see their stdin end (the host's end of the pipe closes), on which a
  * well-behaved stdio server exits; one that ignores it keeps running.
  */
 import type { ChildProcess } from "node:child_process";
@@ -30,13 +32,17 @@ function onHostExit(): void {
 }
 
 function onHostSignal(signal: NodeJS.Signals): void {
-  const groups = [...liveGroups];
-  for (const pid of groups) signalGroup(pid, "SIGTERM");
-  // Other listeners are the host's: they run next and decide what the signal means.
+  // Other listeners are the host's: the signal means what they make of it.
   if (process.listenerCount(signal) > 1) return;
   removeSignalHooks();
+  const groups = [...liveGroups];
+  for (const pid of groups) signalGroup(pid, "SIGTERM");
+  // A timer of its own keeps the host alive until the signal is raised again: once the servers'
+  // pipes close, nothing else may.
+  const keepAlive = setTimeout(() => {}, SIGNAL_GRACE_MS + 1000);
   void Promise.all(groups.map((pid) => waitForGroupGone(pid, SIGNAL_GRACE_MS))).finally(() => {
     for (const pid of groups) signalGroup(pid, "SIGKILL");
+    clearTimeout(keepAlive);
     process.kill(process.pid, signal);
   });
 }

@@ -92,8 +92,7 @@ export class StdioTransport implements Transport {
       throw new InvalidArgumentError("a stdio target needs a non-empty `command`");
     }
     this.tail = new StderrTail(options.stderrTailBytes);
-    const line = redactCommandLine(target.command, target.args ?? [], Object.values(target.env ?? {}));
-    this.line = line.length > 120 ? `${line.slice(0, 117)}...` : line;
+    this.line = excerpt(redactCommandLine(target.command, target.args ?? [], Object.values(target.env ?? {})), 120);
   }
 
   describe(): string {

@@ -24,8 +24,11 @@ export interface InboundMeta {
 }
 
 export interface TransportSink {
-  /** One parsed JSON value, of any shape: the rpc layer judges it. */
-  message(value: unknown, meta: InboundMeta | undefined): void;
+  /**
+   * One parsed JSON value, of any shape: the rpc layer judges it, and says which of the
+   * client's requests it answered, if any (an HTTP reply then knows its request is answered).
+   */
+  message(value: unknown, meta: InboundMeta | undefined): RequestId | undefined;
   /** Bytes that were not JSON. `raw` is a bounded, cleaned excerpt for the log. */
   parseError(raw: string, meta: InboundMeta | undefined): void;
   /** The connection ended. `error` is undefined when the client closed it. */

@@ -25,6 +25,11 @@ export function excerpt(value: unknown, max = EXCERPT_CHARS): string {
   return safeText(text.length > max ? text.slice(0, max + 1) : text, max);
 }
 
+/** A value as JSON would write it (a string in quotes), bounded and cleaned like `excerpt`. */
+export function quote(value: unknown, max = 100): string {
+  return excerpt(typeof value === "string" ? JSON.stringify(value.length > max ? value.slice(0, max) : value) : value, max);
+}
+
 const SECRET_NAME = /token|secret|passw(or)?d|pwd|key|auth|credential|signature|cookie|bearer/i;
 const REDACTED = "***";
 
@@ -34,7 +39,7 @@ export function redactUrl(url: string | URL): string {
   try {
     parsed = new URL(url);
   } catch {
-    return String(url);
+    return redactText(String(url));
   }
   if (parsed.username !== "" || parsed.password !== "") {
     parsed.username = REDACTED;
@@ -45,14 +50,26 @@ export function redactUrl(url: string | URL): string {
   return parsed.href;
 }
 
+const USER_INFO = /\/\/[^/?#@\s]*@/g;
+const SECRET_QUERY = /([?&][^=&#\s]*(?:token|secret|passw(?:or)?d|pwd|key|auth|credential|signature|cookie|bearer)[^=&#\s]*=)[^&#\s]*/gi;
+/** An argument that is an HTTP header carrying a credential (`--header "Authorization: Bearer x"`). */
+const SECRET_HEADER = /^((?:proxy-)?authorization|x-api-key|api-key|x-auth-token|cookie)\s*:.*$/i;
+const BEARER = /\b(bearer|basic)\s+\S+/gi;
+
+/** Text that should hold a URL but does not parse as one: the same secrets, found by their shape. */
+function redactText(text: string): string {
+  return text.replace(USER_INFO, `//${REDACTED}@`).replace(SECRET_QUERY, `$1${REDACTED}`).replace(BEARER, `$1 ${REDACTED}`);
+}
+
 const FLAG = /^--?[\w.-]+$/;
 const FLAG_WITH_VALUE = /^(--?[\w.-]+)=/;
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 /**
  * A command line for display: the value of a flag named like a secret (`--token x`,
- * `--api-key=x`), secrets inside URLs, and every occurrence of a `secrets` value (the
- * environment given to the server) replaced.
+ * `--api-key=x`), a credential header given as an argument (`Authorization: Bearer x`), secrets
+ * inside URLs, and every occurrence of a `secrets` value (the environment given to the server)
+ * replaced.
  */
 export function redactCommandLine(command: string, args: readonly string[], secrets: readonly string[] = []): string {
   const words = [command, ...args];
@@ -61,7 +78,9 @@ export function redactCommandLine(command: string, args: readonly string[], secr
     if (FLAG.test(previous) && SECRET_NAME.test(previous) && !word.startsWith("-")) return REDACTED;
     const flag = FLAG_WITH_VALUE.exec(word);
     if (flag !== null && SECRET_NAME.test(flag[1]!)) return `${flag[1]}=${REDACTED}`;
-    return HAS_SCHEME.test(word) ? redactUrl(word) : word;
+    const header = SECRET_HEADER.exec(word);
+    if (header !== null) return `${header[1]}: ${REDACTED}`;
+    return HAS_SCHEME.test(word) ? redactUrl(word) : word.replace(BEARER, `$1 ${REDACTED}`);
   });
   let line = shown.join(" ");
   // Short values would blank out ordinary words; a secret is rarely that short.

@@ -17,11 +17,6 @@ export function now(): number {
 /** The longest delay a Node timer keeps. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** Whether `ms` is a delay one Node timer keeps; anything else (Infinity, longer) it does not. */
-export function fitsTimer(ms: number | undefined): ms is number {
-  return ms !== undefined && Number.isFinite(ms) && ms >= 0 && ms <= MAX_TIMER_MS;
-}
-
 /**
  * Waits `ms` milliseconds, or until `signal` aborts (then it rejects with a `"cancelled"`
  * ClientError whose cause is the signal's reason). `Infinity` waits for the signal alone; a
@@ -64,28 +59,38 @@ function cancelled(signal: AbortSignal): ClientError {
 export class SpanBound {
   private readonly controller = new AbortController();
   private readonly stoppers: AbortSignal[] = [];
-  private readonly timer: NodeJS.Timeout | undefined;
+  private timer: NodeJS.Timeout | undefined;
   /** True when the time bound, not a stopper, ended the span. */
   timedOut = false;
 
   /**
-   * @param ms the time bound; none when it does not fit a timer (Infinity)
+   * @param ms the time bound: none when undefined or Infinity; longer than a timer holds, it
+   *   is reached in steps
    * @param timeoutReason the abort reason when the bound passes
    */
-  constructor(stoppers: readonly (AbortSignal | undefined)[], ms: number | undefined, timeoutReason: () => unknown) {
+  constructor(
+    stoppers: readonly (AbortSignal | undefined)[],
+    ms: number | undefined,
+    private readonly timeoutReason: () => unknown,
+  ) {
     for (const stopper of stoppers) {
       if (stopper === undefined) continue;
       if (stopper.aborted) this.controller.abort(stopper.reason);
       stopper.addEventListener("abort", this, { once: true });
       this.stoppers.push(stopper);
     }
-    this.timer = fitsTimer(ms)
-      ? setTimeout(() => {
-          if (this.controller.signal.aborted) return;
-          this.timedOut = true;
-          this.controller.abort(timeoutReason());
-        }, ms)
-      : undefined;
+    if (ms !== undefined && ms >= 0 && Number.isFinite(ms)) this.arm(ms);
+  }
+
+  private arm(left: number): void {
+    this.timer =
+      left <= MAX_TIMER_MS
+        ? setTimeout(() => {
+            if (this.controller.signal.aborted) return;
+            this.timedOut = true;
+            this.controller.abort(this.timeoutReason());
+          }, left)
+        : setTimeout(() => this.arm(left - MAX_TIMER_MS), MAX_TIMER_MS);
   }
 
   get signal(): AbortSignal {

@@ -20,9 +20,11 @@ interface Host {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-async function startHost(raw: RawStdioServer, mode: "plain" | "own-handler"): Promise<Host> {
+type Mode = "plain" | "bare" | "own-handler" | "keeps-running";
+
+async function startHost(raw: RawStdioServer, mode: Mode): Promise<Host> {
   if (!existsSync(BUILT)) throw new Error("dist/index.js is missing: run `npm run build` (npm test does)");
-  const child = spawn(process.execPath, [HOST, JSON.stringify(raw.target), mode], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [HOST, JSON.stringify(raw.target), mode], { stdio: ["pipe", "pipe", "pipe"] });
   const lines: unknown[] = [];
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
@@ -53,8 +55,19 @@ async function startHost(raw: RawStdioServer, mode: "plain" | "own-handler"): Pr
   return { child, lines, exited };
 }
 
+/** Resolves once the host printed `line` (an object compared by value). */
+async function waitForLine(host: Host, line: unknown): Promise<void> {
+  const seen = (): boolean => host.lines.some((l) => JSON.stringify(l) === JSON.stringify(line));
+  while (!seen()) {
+    await new Promise<void>((resolve, reject) => {
+      host.child.stdout!.once("data", () => setImmediate(resolve));
+      void host.exited.then(() => reject(new Error(`the host ended before it printed ${JSON.stringify(line)}`)));
+    });
+  }
+}
+
 describe.skipIf(process.platform === "win32")("a host that is signalled", () => {
-  it.each(["SIGTERM", "SIGINT"] as const)("by %s leaves none of its stdio servers running", async (signal) => {
+  it.each(["SIGTERM", "SIGINT"] as const)("by %s leaves none of its stdio servers running, and dies of the signal", async (signal) => {
     const raw = track(await startRawStdio());
     raw.autoInitialize();
     const host = await startHost(raw, "plain");
@@ -62,9 +75,31 @@ describe.skipIf(process.platform === "win32")("a host that is signalled", () => 
     await raw.stayAfterStdinEnd();
     const pid = raw.pid!;
     host.child.kill(signal);
-    await host.exited;
+    expect(await host.exited).toEqual({ code: null, signal });
     await withTimeout(raw.exited, 10_000, `the server to end after its host got ${signal}`);
     expect(isProcessAlive(pid)).toBe(false);
+  });
+
+  it("with nothing else to keep it alive still dies of the signal, not with exit code 0", async () => {
+    const raw = track(await startRawStdio());
+    raw.autoInitialize();
+    const host = await startHost(raw, "bare");
+    host.child.kill("SIGTERM");
+    expect(await host.exited).toEqual({ code: null, signal: "SIGTERM" });
+    await withTimeout(raw.exited, 10_000, "the server to end after its host got SIGTERM");
+  });
+
+  it("with a SIGINT handler that carries on keeps its servers", async () => {
+    const raw = track(await startRawStdio());
+    raw.autoInitialize();
+    raw.handle("ping", () => ({}));
+    const host = await startHost(raw, "keeps-running");
+    host.child.kill("SIGINT");
+    await withTimeout(waitForLine(host, { handler: "ran" }), 10_000, "the host's SIGINT handler");
+    // A round trip after the signal: the server is still there and still answers.
+    host.child.stdin!.write("ping\n");
+    await withTimeout(waitForLine(host, { pinged: true }), 10_000, "the host's ping after SIGINT");
+    expect(isProcessAlive(raw.pid!)).toBe(true);
   });
 
   it("with a SIGTERM handler of its own still has it run, and its server ends", async () => {

@@ -344,7 +344,7 @@ describe.each(BACKENDS)("legacy Streamable HTTP over %s", (backend) => {
       await vi.waitFor(() =>
         expect(posts(srv, "notifications/initialized").map((r) => r.headers["mcp-session-id"])).toEqual(["s-1", "s-2"]),
       );
-      expect(log.at("info")).toEqual(["session s-1 expired; initialising a new one"]);
+      expect(log.at("info")).toEqual(["the session expired; initialising a new one"]);
 
       await s.ping();
       expect(posts(srv, "ping").at(-1)!.headers["mcp-session-id"]).toBe("s-2");
@@ -411,7 +411,7 @@ describe.each(BACKENDS)("legacy Streamable HTTP over %s", (backend) => {
       srv.expireSession();
       release();
       await vi.waitFor(() => expect(posts(srv, "initialize")).toHaveLength(2));
-      await vi.waitFor(() => expect(log.at("info")).toEqual(["session s-1 expired; initialising a new one"]));
+      await vi.waitFor(() => expect(log.at("info")).toEqual(["the session expired; initialising a new one"]));
       await s.ping();
       await vi.waitFor(() => expect(posts(srv, "ping").at(-1)!.headers["mcp-session-id"]).toBe("s-2"));
       // The renewal sent its own notifications/initialized; the old one is not sent again.
@@ -578,6 +578,15 @@ describe.each(BACKENDS)("legacy Streamable HTTP over %s", (backend) => {
       expect(err.serverId).toBe("a");
       await p.closed;
       expect((await srv.nextRequest("DELETE")).headers["mcp-session-id"]).toBe("s-1");
+    });
+
+    it("DELETEs a session that initialize minted when the connect then fails", async () => {
+      const srv = await startServer({ protocolVersion: "2099-01-01" });
+      const { client } = startClient();
+      expect(await failure(client.connect("a", target(srv), { protocolVersion: "2025-11-25" }))).toMatchObject({ kind: "unsupported" });
+      expect((await srv.nextRequest("DELETE")).headers["mcp-session-id"]).toBe("s-1");
+      // Refused for a version it named: a legacy server, asked nothing more.
+      expect(srv.requests.filter((r) => r.method === "POST").map((r) => rpcMethod(r))).toEqual(["initialize"]);
     });
 
     it("DELETEs every server's session on client.close()", async () => {
