@@ -1,50 +1,107 @@
 // The raw client's Streamable HTTP side: one POST per message on `node:http` with a keep-alive
 // agent, a JSON reply parsed whole. No event streams, no checks. Not a client of its own (the
 // list of clients is index.mjs).
+//
+// As lean as a hand-written client can be: the session id and the protocol version change only
+// at the handshake, so every request's options and headers are made once (per method and tool
+// name in the modern era, whose Mcp-Method and Mcp-Name headers mirror the body) and reused,
+// only Content-Length written per request. The headers are a raw list, which node:http stores
+// as they are instead of building its own header map per request. The reply is collected as
+// Buffer chunks and parsed once; its headers are read only at the handshake.
 import http from "node:http";
+import { urlToHttpOptions } from "node:url";
 
-const BASE_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+const MODERN = "2026-07-28";
+const BASE_HEADERS = ["content-type", "application/json", "accept", "application/json, text/event-stream"];
 
 export function httpRequester(target) {
   const url = new URL(target.url);
+  const { hostname, port, path } = urlToHttpOptions(url);
   const agent = new http.Agent({ keepAlive: true });
-  const base = { ...BASE_HEADERS, ...target.headers };
-  let nextId = 0;
+  // The raw list has no Host of its own: node:http adds one only to header objects.
+  let common = ["host", url.host, ...BASE_HEADERS, ...Object.entries(target.headers ?? {}).flat()];
   let modern = false;
+  let session;
+  let plain;
+  const perMethod = new Map();
+  let nextId = 0;
 
-  const send = (method, body, headers) =>
-    new Promise((resolve, reject) => {
-      const req = http.request(url, { method, agent, headers: { ...base, ...headers, "content-length": Buffer.byteLength(body) } }, (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk) => (text += chunk));
-        res.on("end", () => resolve({ status: res.statusCode, session: res.headers["mcp-session-id"], text }));
-        res.on("error", reject);
+  /**
+   * Request options with these headers and a Content-Length slot last, written per request:
+   * node:http reads the list within http.request(), so requests in flight may share it.
+   */
+  const options = (method, headers) => ({ hostname, port, path, method, agent, headers: [...headers, "content-length", 0] });
+
+  const optionsFor = (method, name) => {
+    if (!modern) return (plain ??= options("POST", common));
+    let byName = perMethod.get(method);
+    if (byName === undefined) perMethod.set(method, (byName = new Map()));
+    let made = byName.get(name);
+    if (made === undefined) {
+      const headers = [...common, "mcp-method", method];
+      if (name !== undefined) headers.push("mcp-name", name);
+      byName.set(name, (made = options("POST", headers)));
+    }
+    return made;
+  };
+
+  /** POSTs `body` and resolves with the reply's JSON-RPC result. */
+  const exchange = (made, body, handshake) => {
+    const headers = made.headers;
+    headers[headers.length - 1] = Buffer.byteLength(body);
+    return new Promise((resolve, reject) => {
+      const req = http.request(made, (res) => {
+        const chunks = [];
+        res.on("data", (chunk) => chunks.push(chunk));
+        res.on("end", () => {
+          try {
+            const msg = JSON.parse((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString("utf8"));
+            if (handshake) session = res.headers["mcp-session-id"];
+            if (msg.error !== undefined) reject(new Error(`raw: HTTP ${res.statusCode}: ${msg.error.code} ${msg.error.message}`));
+            else resolve(msg.result);
+          } catch (error) {
+            reject(error);
+          }
+        });
       });
       req.on("error", reject);
       req.end(body);
     });
+  };
+
+  /** Sends `body` (empty for DELETE) and resolves with the reply's status once it has been read. */
+  const status = (made, body) => {
+    const headers = made.headers;
+    headers[headers.length - 1] = Buffer.byteLength(body);
+    return new Promise((resolve, reject) => {
+      const req = http.request(made, (res) => {
+        res.on("end", () => resolve(res.statusCode));
+        res.resume();
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+  };
 
   return {
     started(version) {
-      modern = version === "2026-07-28";
-      base["mcp-protocol-version"] = version;
+      modern = version === MODERN;
+      common = [...common, "mcp-protocol-version", version];
+      if (session !== undefined) common.push("mcp-session-id", session);
+      plain = undefined;
+      perMethod.clear();
     },
-    async request(method, params, name) {
-      const headers = modern ? (name === undefined ? { "mcp-method": method } : { "mcp-method": method, "mcp-name": name }) : undefined;
-      const reply = await send("POST", JSON.stringify({ jsonrpc: "2.0", id: ++nextId, method, params }), headers);
-      if (reply.session !== undefined) base["mcp-session-id"] = reply.session;
-      const msg = JSON.parse(reply.text);
-      if (msg.error !== undefined) throw new Error(`raw: HTTP ${reply.status}: ${msg.error.code} ${msg.error.message}`);
-      return msg.result;
+    /** `message`: the request's JSON text up to its id, which this adds (raw.mjs). */
+    request(method, message, name) {
+      return exchange(optionsFor(method, name), `${message},"id":${++nextId}}`, method === "initialize");
     },
     async notify(method) {
-      const reply = await send("POST", JSON.stringify({ jsonrpc: "2.0", method }));
-      if (reply.status !== 202) throw new Error(`raw: ${method} got HTTP ${reply.status}`);
+      const code = await status(optionsFor(method), `{"jsonrpc":"2.0","method":${JSON.stringify(method)}}`);
+      if (code !== 202) throw new Error(`raw: ${method} got HTTP ${code}`);
     },
     async close() {
       try {
-        if (base["mcp-session-id"] !== undefined) await send("DELETE", "");
+        if (session !== undefined) await status(options("DELETE", common), "");
       } finally {
         agent.destroy();
       }

@@ -1,6 +1,7 @@
 // The three clients as the probes use them, each library loaded only when asked for (so that a
 // probe's import and memory are those of one library): Conduit through its public API from the
-// built package, the official client with its defaults, and the bare loops of this folder.
+// built package, the official client with its defaults, and the bare loops (bench/clients/raw.mjs
+// over stdio, the many-connection HTTP one of this folder).
 // Every adapter: { call(tool, args) → result, close() }.
 
 /** One stdio connection. `onLog(params)` is the host's log hook, as each library offers one. */
@@ -35,7 +36,7 @@ export async function connectStdio(name, target, { onLog } = {}) {
       }
     }
     case "raw": {
-      const { connect } = await import("./raw-stdio.mjs");
+      const { connect } = await import("../clients/raw.mjs");
       return connect(target, { onLog });
     }
     default:
