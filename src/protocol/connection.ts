@@ -105,8 +105,10 @@ export class Connection implements PeerHandlers, EarlyReceiver {
   }
 
   /**
-   * Starts the transport and negotiates, within `connectTimeout` in all (however many steps
-   * negotiation takes, and the ending again on failure). On failure nothing is left running.
+   * Starts the transport and negotiates, within `connectTimeout` in all, however many steps
+   * negotiation takes. On failure it starts a graceful end and waits for it with what is left of
+   * that time; the end goes on past it if it must (`unfinished` says so), so that a slow server
+   * still gets its stdin's end and its grace period.
    */
   async open(): Promise<void> {
     const started = now();
