@@ -32,3 +32,23 @@ describe("a Handler answer that cannot be serialised", () => {
     expect(answer.error?.code).toBe(-32603);
   });
 });
+
+describe("a modern Handler answer that cannot be serialised", () => {
+  it("ends the call with input_handler and sends nothing more", async () => {
+    const raw = track(await startRawStdio());
+    raw.handle("server/discover", () => ({ resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: {} } }));
+    raw.handle("tools/call", () => ({
+      resultType: "input_required",
+      inputRequests: { s: { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 10 } } },
+    }));
+    const unserialisable = { role: "assistant", content: { type: "text", text: "hello" }, model: "m", usage: { tokens: 1n } } as unknown as CreateMessageResult;
+    const client = track(new Client({ name: "h", version: "0", logger: capturingLogger(), handler: { handleSampling: () => unserialisable } }));
+    const server = await client.connect("m", raw.target);
+    raw.handle("tools/list", () => ({ resultType: "complete", tools: [] }));
+    await expect(server.callTool("t")).rejects.toMatchObject({ kind: "input_handler", serverId: "m" });
+    // A round trip on the same pipe: had the retry gone out, it would have come before it.
+    await server.listTools();
+    // One tools/call went out, and no retry with the answer.
+    expect(raw.messages.filter((m) => (m as { method?: string }).method === "tools/call")).toHaveLength(1);
+  });
+});
