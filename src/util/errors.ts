@@ -60,16 +60,16 @@ export class ClientError extends Error {
 
   /** A copy that names the server, for errors raised below the layer that knows the id. */
   withServer(serverId: string): ClientError {
-    if (this.serverId === serverId) return this;
-    const copy = new ClientError(this.kind, this.message, {
-      serverId,
-      cause: this.cause,
-      code: this.code,
-      data: this.data,
-    });
-    copy.stack = this.stack;
-    return copy;
+    return this.serverId === serverId ? this : namedCopy(this, serverId);
   }
+}
+
+// Outside the class: a class body that names its own class makes the bundler rename it, and
+// `console.error(error)` would then print the bundler's name.
+function namedCopy(error: ClientError, serverId: string): ClientError {
+  const copy = new ClientError(error.kind, error.message, { serverId, cause: error.cause, code: error.code, data: error.data });
+  copy.stack = error.stack;
+  return copy;
 }
 
 export class RpcError extends Error {
