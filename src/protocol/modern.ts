@@ -166,6 +166,10 @@ export class ModernCodec implements EraCodec {
   private send(method: string, params: Record<string, unknown> | undefined, options: LegOptions, signal: AbortSignal | undefined, maxTotalTimeout: number | undefined): Promise<unknown> {
     const headers = this.http ? modernHeaders(method, params, this.headerParamsFor(method, params)) : undefined;
     const sent = this.envelope.wrap(params, options.logLevel ?? this.settings.logLevel);
+    // The caller's own options say all a first leg over stdio needs: no copy of them then.
+    if (headers === undefined && signal === options.signal && maxTotalTimeout === options.maxTotalTimeout) {
+      return this.peer.request(method, sent, options, isCallMethod(method));
+    }
     const init = {
       timeout: options.timeout,
       maxTotalTimeout,

@@ -61,7 +61,8 @@ export async function runWithInput(
   leg: Leg,
   answer: AnswerInputs,
 ): Promise<Record<string, unknown>> {
-  const started = now();
+  // The start matters only to a total bound: no clock read for a call that has none.
+  const started = options.maxTotalTimeout === undefined ? 0 : now();
   const first = classifyResult(options.method, await leg(params, options.signal, options.maxTotalTimeout));
   if (first.kind === "complete") return first.result;
   return continueWithInput(params, first.result, options, leg, answer, started);
