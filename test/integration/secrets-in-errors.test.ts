@@ -37,6 +37,13 @@ describe("an HTTP error page", () => {
     const said = messages(error);
     expect(said.length).toBeGreaterThan(0);
     for (const message of said) expect(quotedLength(message, page)).toBeLessThanOrEqual(300);
+    // Nor is the page kept anywhere in the error: every string of it and of its causes is short.
+    const strings: string[] = [];
+    for (let at: unknown = error; typeof at === "object" && at !== null; at = (at as { cause?: unknown }).cause) {
+      for (const value of Object.values(at)) if (typeof value === "string") strings.push(value);
+    }
+    expect(strings.length).toBeGreaterThan(0);
+    for (const text of strings) expect(text.length).toBeLessThan(1000);
   });
 });
 
