@@ -8,7 +8,7 @@ export type { HttpTarget } from "./transport/http.js";
 export type { FetchLike } from "./transport/http-exchange.js";
 export type { RequestId } from "./transport/transport.js";
 export type { Progress } from "./rpc/pending-call.js";
-export { ClientError, RpcError, ErrorCode, InvalidArgumentError, type ClientErrorKind, type ClientErrorOptions } from "./util/errors.js";
+export { ClientError, RpcError, ErrorCode, InvalidArgumentError, type ClientErrorKind, type ClientErrorOptions, type RequiredUrl } from "./util/errors.js";
 export type { Logger } from "./util/logger.js";
 export type { RateLimit } from "./util/token-bucket.js";
 export type {

@@ -28,8 +28,9 @@ export interface ClientSide {
   deliverLog(gate: LogGate, params: Record<string, unknown>, ctx: NotificationContext): void;
 }
 
-/** What a server handle reports of its binding in `stats()`. */
+/** What a server handle reads of its binding: the counters of `stats()`, and the origin URLs are judged by. */
 export interface InputCounters {
+  readonly origin: string | undefined;
   readonly logsDropped: number;
   readonly inputsOverBudget: number;
   readonly busyRefusals: number;

@@ -35,7 +35,8 @@ import { LOGGING_LEVELS } from "./protocol/types/index.js";
 import type { Era, ProtocolVersion } from "./protocol/versions.js";
 import type { InputCounters } from "./server-binding.js";
 import { knownKeys, optional, positiveNumber } from "./util/arguments.js";
-import { ClientError, InvalidArgumentError, atBoundary } from "./util/errors.js";
+import { urlElicitationRequired } from "./input/elicitation.js";
+import { ClientError, ErrorCode, InvalidArgumentError, atBoundary } from "./util/errors.js";
 import type { Logger } from "./util/logger.js";
 
 export type ServerState = "connecting" | "ready" | "closing" | "closed";
@@ -146,8 +147,15 @@ export class ServerHandle implements CheckContext {
       const raw = await this.connection.request(method, params as Record<string, unknown> | undefined, options);
       return METHODS[method].check(raw, this) as ResultOf<M>;
     } catch (error) {
-      throw atBoundary(error, this.id);
+      throw atBoundary(this.urlsRequired(error), this.id);
     }
+  }
+
+  /** 2025-11-25: a `-32042` names URLs the user must visit; they are checked before the host sees them. */
+  private urlsRequired(error: unknown): unknown {
+    if (!(error instanceof ClientError && error.kind === "rpc" && error.code === ErrorCode.UrlElicitationRequired)) return error;
+    if (this.connection.state === "negotiating" || this.connection.version !== "2025-11-25") return error;
+    return urlElicitationRequired(error, this.counters.origin) ?? error;
   }
 
   /** @see CheckContext */

@@ -4,7 +4,7 @@
  * (`form-schema.ts`), its fields flagged when they look like they ask for a secret. After the
  * callback, the answer must be a valid ElicitResult that fits the request.
  */
-import { ErrorCode } from "../util/errors.js";
+import { ClientError, ErrorCode, type RequiredUrl } from "../util/errors.js";
 import type { ElicitationMode, ProtocolVersion } from "../protocol/versions.js";
 import type { ElicitFormParams, ElicitResult, ElicitUrlParams } from "../protocol/types/index.js";
 import { isObject } from "../util/json.js";
@@ -160,3 +160,33 @@ export function looksSensitive(field: Field): boolean {
     (typeof format === "string" && sensitiveText(format))
   );
 }
+
+// ---- URLs a call requires (2025-11-25 -32042) ---------------------------------------------------
+
+/**
+ * A call refused with `-32042`: the URLs the server requires the user to visit, each through the
+ * same checks as a URL elicitation, as a `"url_elicitation_required"` error; undefined when
+ * `data` names none (the server's error then stays as it is).
+ */
+export function urlElicitationRequired(error: ClientError, serverOrigin: string | undefined): ClientError | undefined {
+  const listed = isObject(error.data) ? error.data.elicitations : undefined;
+  if (!Array.isArray(listed) || listed.length === 0) return undefined;
+  const elicitations = listed.slice(0, MAX_REQUIRED_URLS).map((entry): RequiredUrl => {
+    const given = isObject(entry) ? entry : {};
+    const message = typeof given.message === "string" ? given.message : "";
+    const elicitationId = typeof given.elicitationId === "string" ? given.elicitationId : undefined;
+    const vetted = given.mode === undefined || given.mode === "url" ? vetUrl(given.url, serverOrigin) : refuse<VettedUrl>(INVALID_PARAMS, "not a URL elicitation");
+    if (!vetted.ok) return { elicitationId, message, url: undefined, host: undefined, idn: false, originMismatch: true, refused: vetted.refusal.message };
+    return { elicitationId, message, ...vetted.value, refused: undefined };
+  });
+  return new ClientError("url_elicitation_required", `${error.message}: the server requires ${elicitations.length} URL(s) to be visited first`, {
+    serverId: error.serverId,
+    code: error.code,
+    data: error.data,
+    cause: error,
+    elicitations,
+  });
+}
+
+/** How many required URLs are looked at; a server cannot hand the host an endless list. */
+const MAX_REQUIRED_URLS = 16;

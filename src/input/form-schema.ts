@@ -9,7 +9,7 @@
  * Keywords the client does not act on (`pattern`, say) are ignored, as the spec's schema does.
  */
 import { ErrorCode } from "../util/errors.js";
-import type { ProtocolVersion } from "../protocol/versions.js";
+import { since, type ProtocolVersion } from "../protocol/versions.js";
 import { isObject } from "../util/json.js";
 import { setOwn } from "../util/sanitize.js";
 import { pass, refuse, type Verdict } from "../util/assert.js";
@@ -47,7 +47,7 @@ export function checkFormSchema(schema: unknown, version: ProtocolVersion): Verd
     const kind = fieldKind(property, version);
     if (typeof kind === "string") return refuse(INVALID_PARAMS, `requestedSchema property "${excerpt(name, 100)}": ${kind}`);
     const field: Field = { name, kind, schema: property };
-    if (property.default !== undefined && version !== "2025-06-18") {
+    if (property.default !== undefined && since(version, "2025-11-25")) {
       const problem = valueProblem(field, property.default);
       if (problem !== undefined) return refuse(INVALID_PARAMS, `requestedSchema property "${excerpt(name, 100)}": its default ${problem}`);
     }
@@ -62,7 +62,7 @@ export function checkFormSchema(schema: unknown, version: ProtocolVersion): Verd
 function fieldKind(schema: Record<string, unknown>, version: ProtocolVersion): FieldKind | string {
   const problem = commonProblem(schema);
   if (problem !== undefined) return problem;
-  const modern = version !== "2025-06-18";
+  const modern = since(version, "2025-11-25");
   switch (schema.type) {
     case "string":
       return stringKind(schema, modern);
@@ -159,7 +159,7 @@ export function checkAnswer(form: Form, content: unknown, version: ProtocolVersi
   for (const field of form.fields) {
     // Own members only: a field named "constructor" or "toString" is not the object's method.
     let value = Object.hasOwn(given, field.name) ? given[field.name] : undefined;
-    if (value === undefined && version !== "2025-06-18") value = field.schema.default;
+    if (value === undefined && since(version, "2025-11-25")) value = field.schema.default;
     if (value === undefined) continue;
     const problem = valueProblem(field, value);
     if (problem !== undefined) return { ok: false, reason: `"${field.name}" ${problem}` };

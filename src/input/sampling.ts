@@ -7,7 +7,7 @@
  */
 import { ErrorCode } from "../util/errors.js";
 import type { CreateMessageParams, CreateMessageResult } from "../protocol/types/index.js";
-import type { ProtocolVersion } from "../protocol/versions.js";
+import { since, type ProtocolVersion } from "../protocol/versions.js";
 import { isObject } from "../util/json.js";
 import type { SamplingOptions } from "./options.js";
 import { pass, refuse, type Verdict } from "../util/assert.js";
@@ -61,23 +61,26 @@ export function samplingResultProblem(result: unknown, version: ProtocolVersion)
   if (result.role !== "assistant" && result.role !== "user") return 'role must be "assistant" or "user"';
   if (typeof result.model !== "string") return "model must be a string";
   if (result.stopReason !== undefined && typeof result.stopReason !== "string") return "stopReason must be a string";
-  const arrays = version !== "2025-06-18";
+  // Arrays of blocks and tool blocks from 2025-11-25; audio from 2025-03-26.
+  const arrays = since(version, "2025-11-25");
+  const audio = since(version, "2025-03-26");
   const content = result.content;
   if (Array.isArray(content)) {
-    if (!arrays) return "content must be a single block in 2025-06-18";
+    if (!arrays) return `content must be a single block in ${version}`;
     for (const block of content) {
-      const problem = blockProblem(block, true);
+      const problem = blockProblem(block, true, audio);
       if (problem !== undefined) return problem;
     }
     return undefined;
   }
-  return blockProblem(content, arrays);
+  return blockProblem(content, arrays, audio);
 }
 
-function blockProblem(block: unknown, toolBlocks: boolean): string | undefined {
+function blockProblem(block: unknown, toolBlocks: boolean, audio: boolean): string | undefined {
   if (!isObject(block) || typeof block.type !== "string") return "each content block must be an object with a type";
   const type = block.type;
   if (!SINGLE_BLOCKS.has(type) && !(toolBlocks && TOOL_BLOCKS.has(type))) return `content of type "${type}" is not allowed here`;
+  if (type === "audio" && !audio) return "audio content does not exist before 2025-03-26";
   if (type === "text" && typeof block.text !== "string") return "a text block needs text";
   if ((type === "image" || type === "audio") && (typeof block.data !== "string" || typeof block.mimeType !== "string")) {
     return `an ${type} block needs data and mimeType`;

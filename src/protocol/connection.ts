@@ -291,6 +291,10 @@ export class Connection implements PeerHandlers, EarlyReceiver {
     this.hooks.notification(method, params, codec);
   }
 
+  acceptsBatches(): boolean {
+    return this.codec?.acceptsBatches === true;
+  }
+
   onInvalid(code: number): void {
     if (this.current === "ready" && this.codec?.answersInvalid === true) this.peer.replyInvalid(code);
   }

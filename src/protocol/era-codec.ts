@@ -48,6 +48,8 @@ export interface EraCodec extends ConnectionFacts {
   readonly policy: EraPolicy;
   /** Whether malformed messages are answered -32700/-32600. */
   readonly answersInvalid: boolean;
+  /** Whether JSON-RPC batches may arrive (2025-03-26 only; the client never sends one). */
+  readonly acceptsBatches: boolean;
   /** Whether an empty `nextCursor` ends a list (legacy) or names a page (2026-07-28). */
   readonly emptyCursorEnds: boolean;
   /** Normal operation begins (legacy: `notifications/initialized`). */

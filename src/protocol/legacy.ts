@@ -13,7 +13,7 @@ import type { InboundRequest } from "../rpc/inbound-request.js";
 import type { PendingCall, RelatedCall } from "../rpc/pending-call.js";
 import type { RpcPeer } from "../rpc/peer.js";
 import type { EraPolicy } from "../transport/transport.js";
-import { clientCapabilities, type InputFeatures, type LegacyVersion } from "./versions.js";
+import { clientCapabilities, since, type InputFeatures, type LegacyVersion } from "./versions.js";
 import type { ConnectionHooks, EraCodec, Negotiated } from "./era-codec.js";
 import { initialize } from "./initialize.js";
 import { isCallMethod, type CallOptions } from "./methods.js";
@@ -24,7 +24,7 @@ import { excerpt } from "../util/text.js";
 export interface LegacySettings {
   serverId: string;
   logger: Logger;
-  transport: "stdio" | "http";
+  transport: "stdio" | "http" | "sse";
   clientInfo: Implementation;
   features: InputFeatures;
   /** Bound on a session renewal's handshake. */
@@ -36,6 +36,7 @@ export class LegacyCodec implements EraCodec {
   readonly version: LegacyVersion;
   readonly policy: EraPolicy;
   readonly answersInvalid: boolean;
+  readonly acceptsBatches: boolean;
   /** These versions never gave "" another meaning, and a loop on it would repeat the first page. */
   readonly emptyCursorEnds = true;
   negotiated: Negotiated;
@@ -49,8 +50,10 @@ export class LegacyCodec implements EraCodec {
     this.negotiated = negotiated;
     this.version = negotiated.protocolVersion;
     this.answersInvalid = settings.transport === "stdio";
+    this.acceptsBatches = this.version === "2025-03-26";
     this.policy = {
-      protocolVersion: this.version,
+      // The header exists from 2025-06-18 (basic/transports of that version).
+      protocolVersion: since(this.version, "2025-06-18") ? this.version : undefined,
       sessions: true,
       standaloneStream: true,
       resumable: true,
@@ -106,13 +109,15 @@ export class LegacyCodec implements EraCodec {
   }
 
   /**
-   * The call a server request belongs to: over HTTP the one whose POST stream carried it; on
-   * stdio the one call in flight, when there is exactly one. Only calls count (DESIGN).
+   * The call a server request belongs to: over Streamable HTTP the one whose POST stream carried
+   * it; on stdio and HTTP+SSE the one call in flight, when there is exactly one. Only calls count
+   * (DESIGN).
    */
   private relatedCall(request: InboundRequest): RelatedCall | undefined {
     const id = request.meta?.relatedRequestId;
     if (id !== undefined) return this.peer.pendingCall(id);
-    return this.settings.transport === "stdio" ? this.peer.soleCall() : undefined;
+    // One pipe, or one HTTP+SSE stream, carries every reply: nothing tells which call a request is for.
+    return this.settings.transport === "http" ? undefined : this.peer.soleCall();
   }
 
   /** The HTTP session expired (404): a fresh handshake, which must land on the same version. */

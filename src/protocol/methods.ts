@@ -41,7 +41,7 @@ import type {
   SetLevelParams,
   SubscribeParams,
 } from "./types/index.js";
-import { LEGACY_VERSIONS, MODERN_VERSIONS, SUPPORTED_VERSIONS, eraOf, type ProtocolVersion } from "./versions.js";
+import { LEGACY_VERSIONS, MODERN_VERSIONS, SUPPORTED_VERSIONS, eraOf, since, type ProtocolVersion } from "./versions.js";
 
 /** What a caller may say about one request. */
 export interface CallOptions extends RequestOptions {
@@ -56,19 +56,21 @@ export const CALL_OPTION_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 type CapabilityPath = readonly [keyof ServerCapabilities] | readonly [keyof ServerCapabilities, string];
+/** A capability rule that changes with the version: why the server's capabilities do not allow the method. */
+type CapabilityRule = (capabilities: ServerCapabilities, version: ProtocolVersion) => string | undefined;
 
 export interface MethodSpec<P, R> {
   /** Versions that define the method. */
   readonly versions: readonly ProtocolVersion[];
-  /** The server capability it needs, as a path into `ServerCapabilities`. */
-  readonly capability?: CapabilityPath | undefined;
+  /** The server capability it needs, as a path into `ServerCapabilities`, or a rule. */
+  readonly capability?: CapabilityPath | CapabilityRule | undefined;
   readonly call: boolean;
   readonly check: ResultCheck<R>;
   /** Never set: carries the params' type. */
   readonly params?: P;
 }
 
-function row<P, R>(spec: { versions: readonly ProtocolVersion[]; capability?: CapabilityPath; call?: boolean; check: ResultCheck<R> }): MethodSpec<P, R> {
+function row<P, R>(spec: { versions: readonly ProtocolVersion[]; capability?: CapabilityPath | CapabilityRule; call?: boolean; check: ResultCheck<R> }): MethodSpec<P, R> {
   return { versions: spec.versions, capability: spec.capability, call: spec.call === true, check: spec.check };
 }
 
@@ -95,7 +97,7 @@ export const METHODS = {
   }),
   "prompts/list": row<PaginatedParams | undefined, ListPromptsResult>({ versions: ALL, capability: ["prompts"], check: checkListPrompts }),
   "prompts/get": row<GetPromptParams, GetPromptResult>({ versions: ALL, capability: ["prompts"], call: true, check: checkGetPrompt }),
-  "completion/complete": row<CompleteParams, CompleteResult>({ versions: ALL, capability: ["completions"], check: checkComplete }),
+  "completion/complete": row<CompleteParams, CompleteResult>({ versions: ALL, capability: completions, check: checkComplete }),
   "logging/setLevel": row<SetLevelParams, EmptyResult>({ versions: LEGACY, capability: ["logging"], check: emptyResult("logging/setLevel") }),
 } as const satisfies Record<string, MethodSpec<unknown, unknown>>;
 
@@ -126,11 +128,24 @@ export function unavailableReason(method: string, version: ProtocolVersion, capa
   const versions = entry?.versions ?? INTERNAL[method];
   if (versions === undefined) return undefined;
   if (!versions.includes(version)) return `${method} does not exist in protocol version ${version} (${eraOf(version)} era)`;
-  const path = entry?.capability;
-  if (path === undefined) return undefined;
-  const [area, flag] = path;
+  const rule = entry?.capability;
+  if (rule === undefined) return undefined;
+  return typeof rule === "function" ? rule(capabilities, version) : undeclared(rule, capabilities);
+}
+
+function undeclared([area, flag]: CapabilityPath, capabilities: ServerCapabilities): string | undefined {
   const declared = capabilities[area];
   if (declared === undefined || declared === null) return `the server did not declare the "${area}" capability`;
   if (flag !== undefined && (declared as Record<string, unknown>)[flag] !== true) return `the server did not declare "${area}.${flag}"`;
   return undefined;
+}
+
+/**
+ * `completion/complete` needs `completions` from 2025-03-26, which brought the capability;
+ * before it, a server with prompts or resources (what completion completes) may offer it.
+ */
+function completions(capabilities: ServerCapabilities, version: ProtocolVersion): string | undefined {
+  if (since(version, "2025-03-26")) return undeclared(["completions"], capabilities);
+  const offers = capabilities.prompts !== undefined || capabilities.resources !== undefined;
+  return offers ? undefined : `the server declared neither "prompts" nor "resources", which completion needs in ${version}`;
 }

@@ -29,7 +29,7 @@ import { excerpt } from "../util/text.js";
 export interface ModernSettings {
   serverId: string;
   logger: Logger;
-  transport: "stdio" | "http";
+  transport: "stdio" | "http" | "sse";
   clientInfo: Implementation;
   features: InputFeatures;
   maxInputRounds: number;
@@ -44,6 +44,7 @@ export class ModernCodec implements EraCodec {
   readonly version: ModernVersion;
   readonly negotiated: Negotiated;
   readonly answersInvalid = false;
+  readonly acceptsBatches = false;
   /** "" is a valid cursor in 2026-07-28: only its absence ends a list. */
   readonly emptyCursorEnds = false;
   readonly policy: EraPolicy;

@@ -34,7 +34,7 @@ import { excerpt } from "../util/text.js";
 
 export interface NegotiationSettings {
   peer: RpcPeer;
-  transport: "stdio" | "http";
+  transport: "stdio" | "http" | "sse";
   clientInfo: Implementation;
   features: InputFeatures;
   pin: ProtocolVersion | undefined;
@@ -52,6 +52,11 @@ type Probe =
 export async function negotiate(settings: NegotiationSettings): Promise<Negotiated> {
   const pin = settings.pin;
   if (pin !== undefined && isLegacyVersion(pin)) return pinnedHandshake(settings, pin);
+  // The HTTP+SSE transport is older than the modern era: there is nothing to probe.
+  if (settings.transport === "sse") {
+    if (pin !== undefined) throw versionMismatch(`this connection is pinned to ${pin}, which the HTTP+SSE transport does not carry`, undefined, [pin]);
+    return handshake(settings, LEGACY_VERSIONS[0], LEGACY_VERSIONS);
+  }
   if (pin !== undefined && isModernVersion(pin)) {
     const probe = await discover(settings, [pin], [pin]);
     if (probe.kind === "modern") return probe.negotiated;
@@ -140,7 +145,7 @@ function sendDiscover(settings: NegotiationSettings, version: ModernVersion): Pr
 
 type ProbeFailure = Probe | { kind: "retry"; supported: string[] };
 
-function judgeProbeFailure(error: unknown, transport: "stdio" | "http"): ProbeFailure {
+function judgeProbeFailure(error: unknown, transport: "stdio" | "http" | "sse"): ProbeFailure {
   if (!(error instanceof ClientError)) throw error;
   if (error.kind === "rpc") {
     if (error.code === ErrorCode.UnsupportedProtocolVersion) {

@@ -13,6 +13,7 @@ import { expectArray, expectObject, field, index, protocolError } from "../util/
 import { ClientError } from "../util/errors.js";
 import { isObject } from "../util/json.js";
 import { excerpt, quote } from "../util/text.js";
+import { blockProblem, laterFields, takenAsIs, without } from "./version-shapes.js";
 import type {
   CallToolResult,
   CompleteResult,
@@ -49,6 +50,14 @@ export const emptyResult =
 type EntryCheck = (entry: Record<string, unknown>) => string | undefined;
 
 function checkList<T>(raw: unknown, context: CheckContext, method: string, key: string, entryProblem: EntryCheck): T {
+  const checked = checkEntries<T>(raw, context, method, key, entryProblem);
+  if (takenAsIs(context.version)) return checked;
+  const fields = laterFields(key === "tools" ? "tools" : "other", context.version);
+  const entries = (checked as Record<string, unknown>)[key] as Record<string, unknown>[];
+  return { ...checked, [key]: entries.map((entry) => without(entry, fields)) };
+}
+
+function checkEntries<T>(raw: unknown, context: CheckContext, method: string, key: string, entryProblem: EntryCheck): T {
   const result = checkResult(raw, method);
   const path = field(`the result of ${method}`, key);
   const entries = expectArray(result[key], path, raw);
@@ -91,10 +100,22 @@ export function checkListPrompts(raw: unknown, context: CheckContext): ListPromp
   return checkList(raw, context, "prompts/list", "prompts", (entry) => needsString(entry, "name"));
 }
 
-export function checkCallTool(raw: unknown): CallToolResult {
+export function checkCallTool(raw: unknown, context: CheckContext): CallToolResult {
   const result = checkResult(raw, "tools/call");
-  expectArray(result.content, field("the result of tools/call", "content"), raw);
-  return result as CallToolResult;
+  const content = expectArray(result.content, field("the result of tools/call", "content"), raw);
+  if (takenAsIs(context.version)) return result as CallToolResult;
+  return { ...without(result, STRUCTURED), content: blocksOf(content, context, "tools/call") } as CallToolResult;
+}
+
+const STRUCTURED = ["structuredContent"] as const;
+
+/** The blocks of `content` that exist in the version; the others are reported. */
+function blocksOf(content: unknown[], context: CheckContext, method: string): unknown[] {
+  return content.filter((block, i) => {
+    const problem = blockProblem(isObject(block) ? block.type : undefined, context.version);
+    if (problem !== undefined) context.dropped(method, i, problem);
+    return problem === undefined;
+  });
 }
 
 export function checkReadResource(raw: unknown): ReadResourceResult {
@@ -110,10 +131,17 @@ export function checkReadResource(raw: unknown): ReadResourceResult {
   return result as ReadResourceResult;
 }
 
-export function checkGetPrompt(raw: unknown): GetPromptResult {
+export function checkGetPrompt(raw: unknown, context: CheckContext): GetPromptResult {
   const result = checkResult(raw, "prompts/get");
-  expectArray(result.messages, field("the result of prompts/get", "messages"), raw);
-  return result as GetPromptResult;
+  const messages = expectArray(result.messages, field("the result of prompts/get", "messages"), raw);
+  if (takenAsIs(context.version)) return result as GetPromptResult;
+  // A message is one block: a message whose block the version does not have goes with it.
+  const kept = messages.filter((message, i) => {
+    const problem = blockProblem(isObject(message) && isObject(message.content) ? message.content.type : undefined, context.version);
+    if (problem !== undefined) context.dropped("prompts/get", i, problem);
+    return problem === undefined;
+  });
+  return { ...result, messages: kept } as GetPromptResult;
 }
 
 export function checkComplete(raw: unknown): CompleteResult {

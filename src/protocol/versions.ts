@@ -2,12 +2,15 @@
  * The protocol versions Conduit speaks, the era each belongs to, and what the client declares
  * in each.
  *
- * Legacy (2025-06-18, 2025-11-25): an `initialize` handshake, then server-to-client requests.
- * Modern (2026-07-28): no handshake, `_meta` on every request, input through MRTR.
+ * Legacy (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25): an `initialize` handshake, then
+ * server-to-client requests. Modern (2026-07-28): no handshake, `_meta` on every request, input
+ * through MRTR. What changes between versions is in docs/versions.md; `since` is how the code
+ * asks. The versions are dates, so that their order is the order of their strings.
  *
  * The client's capabilities are derived from what its Handler implements, in the form of the
  * version (schema ClientCapabilities of each version):
- * - 2025-06-18: `elicitation: {}` has no modes; `sampling: {}`.
+ * - 2024-11-05, 2025-03-26: no elicitation at all; `roots.listChanged`; `sampling: {}`.
+ * - 2025-06-18: `elicitation: {}` has no modes.
  * - 2025-11-25: `elicitation: { form?, url? }`; `roots.listChanged`.
  * - 2026-07-28: `roots: {}` without `listChanged`.
  * No input feature at all: `{}`.
@@ -17,7 +20,7 @@ import type { ClientCapabilities } from "./types/index.js";
 import { quote } from "../util/text.js";
 
 export const MODERN_VERSIONS = ["2026-07-28"] as const;
-export const LEGACY_VERSIONS = ["2025-11-25", "2025-06-18"] as const;
+export const LEGACY_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
 
 export type ModernVersion = (typeof MODERN_VERSIONS)[number];
 export type LegacyVersion = (typeof LEGACY_VERSIONS)[number];
@@ -37,6 +40,11 @@ export function isModernVersion(value: unknown): value is ModernVersion {
 
 export function eraOf(version: ProtocolVersion): Era {
   return isModernVersion(version) ? "modern" : "legacy";
+}
+
+/** Whether `version` is `floor` or later. */
+export function since(version: ProtocolVersion, floor: ProtocolVersion): boolean {
+  return version >= floor;
 }
 
 /** A connect's `protocolVersion` pin, checked: a version this client speaks, or a `"usage"` error naming them. */
@@ -60,7 +68,7 @@ export function clientCapabilities(features: InputFeatures, version: ProtocolVer
   if (features.sampling) capabilities.sampling = {};
   const modes = declaredModes(features, version);
   if (modes.length > 0) {
-    if (version === "2025-06-18") capabilities.elicitation = {};
+    if (!since(version, "2025-11-25")) capabilities.elicitation = {};
     else {
       const elicitation: { form?: Record<string, never>; url?: Record<string, never> } = {};
       for (const mode of modes) elicitation[mode] = {};
@@ -75,10 +83,11 @@ const FORM_ONLY: readonly ElicitationMode[] = ["form"];
 const NONE: readonly ElicitationMode[] = [];
 
 /**
- * The elicitation modes declared in `version`. 2025-06-18 knows forms only: a Handler that
- * answers URLs alone declares no elicitation there at all.
+ * The elicitation modes declared in `version`. Before 2025-06-18 there is no elicitation;
+ * 2025-06-18 knows forms only, so a Handler that answers URLs alone declares none there.
  */
 export function declaredModes(features: InputFeatures, version: ProtocolVersion): readonly ElicitationMode[] {
-  if (version !== "2025-06-18") return features.elicitationModes;
+  if (since(version, "2025-11-25")) return features.elicitationModes;
+  if (!since(version, "2025-06-18")) return NONE;
   return features.elicitationModes.includes("form") ? FORM_ONLY : NONE;
 }

@@ -6,8 +6,16 @@
 import type { RequestId } from "../util/json.js";
 import type { InboundMeta } from "../transport/transport.js";
 
+/** A response to a server request, as it goes on the wire. */
+export interface ResponseMessage {
+  readonly jsonrpc: "2.0";
+  readonly id: RequestId;
+  readonly result?: object;
+  readonly error?: { code: number; message: string; data?: unknown };
+}
+
 export interface ResponseSink {
-  respondWith(message: object): void;
+  respondWith(message: ResponseMessage): void;
   /** The request was answered, or may no longer be. */
   settled(request: InboundRequest): void;
 }
@@ -30,26 +38,27 @@ export class InboundRequest {
   }
 
   respond(result: object): void {
-    if (!this.settle()) return;
-    this.sink.respondWith({ jsonrpc: "2.0", id: this.id, result });
+    this.answer({ jsonrpc: "2.0", id: this.id, result });
   }
 
   fail(code: number, message: string, data?: unknown): void {
-    if (!this.settle()) return;
     const error = data === undefined ? { code, message } : { code, message, data };
-    this.sink.respondWith({ jsonrpc: "2.0", id: this.id, error });
+    this.answer({ jsonrpc: "2.0", id: this.id, error });
   }
 
   /** The server withdrew the request, or the connection ended: abort, and never answer. */
   abandon(reason: unknown): void {
-    if (!this.settle()) return;
+    if (this.answered) return;
+    this.answered = true;
+    this.sink.settled(this);
     this.controller.abort(reason);
   }
 
-  private settle(): boolean {
-    if (this.answered) return false;
+  /** The answer goes out before the request counts as settled: a batch's reply waits for both. */
+  private answer(message: ResponseMessage): void {
+    if (this.answered) return;
     this.answered = true;
+    this.sink.respondWith(message);
     this.sink.settled(this);
-    return true;
   }
 }

@@ -18,7 +18,7 @@ import { isObject, isRequestId, type RequestId } from "../util/json.js";
 import { excerpt } from "../util/text.js";
 import type { InboundMeta, Transport, TransportSink } from "../transport/transport.js";
 import { DeadlineQueue, type ExpiryReason } from "./deadline.js";
-import { InboundRequest, type ResponseSink } from "./inbound-request.js";
+import { InboundRequest, type ResponseMessage, type ResponseSink } from "./inbound-request.js";
 import { PendingCall, type CallHost, type PendingCallInit, type Progress, type RelatedCall } from "./pending-call.js";
 
 export interface PeerHandlers {
@@ -26,6 +26,8 @@ export interface PeerHandlers {
   onNotification(method: string, params: Record<string, unknown> | undefined, meta: InboundMeta | undefined): void;
   /** A message was not valid JSON-RPC; `code` is the error it would be answered with. */
   onInvalid(code: number): void;
+  /** Whether a JSON-RPC batch (an array of messages) may arrive now (the 2025-03-26 rule). */
+  acceptsBatches(): boolean;
   /** The client gave up on `call` (timeout or abort): tell the server, if the era says how. */
   onGaveUp(call: PendingCall, reason: string): void;
   /** The transport ended; `error` is undefined after a requested close. */
@@ -58,6 +60,8 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
   private nextId = 1;
   private callCount = 0;
   private closedWith: ClientError | undefined;
+  /** The reply of the batch being read, which answers to invalid members join. */
+  private collecting: BatchReply | undefined;
 
   constructor(
     private readonly transport: Transport,
@@ -131,10 +135,25 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
     this.deliver(message);
   }
 
-  /** Answers a message that was not valid JSON-RPC (with a null id: it could not name one). */
+  /** Answers a message that was not valid JSON-RPC (with a null id: it could not name one); inside a batch, in its reply. */
   replyInvalid(code: number): void {
-    const message = code === ErrorCode.ParseError ? "Parse error" : "Invalid Request";
-    this.deliver({ jsonrpc: "2.0", id: null, error: { code, message } });
+    const error = { code, message: code === ErrorCode.ParseError ? "Parse error" : "Invalid Request" };
+    if (this.collecting !== undefined) this.collecting.add({ jsonrpc: "2.0", id: null, error });
+    else this.deliver({ jsonrpc: "2.0", id: null, error });
+  }
+
+  /** @internal A batch's reply is complete: one array, each member serialisable on its own. */
+  sendBatch(messages: object[]): void {
+    const sendable = messages.map((message) => {
+      try {
+        JSON.stringify(message);
+        return message;
+      } catch {
+        const id = (message as { id?: unknown }).id;
+        return { jsonrpc: "2.0", id: isRequestId(id) ? id : null, error: { code: ErrorCode.InternalError, message: "Internal error" } };
+      }
+    });
+    this.deliver(sendable);
   }
 
   /** Rejects everything pending with `error` and stops answering the server. Idempotent. */
@@ -151,10 +170,38 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
   // ---- TransportSink -------------------------------------------------------------------------
 
   message(value: unknown, meta: InboundMeta | undefined): RequestId | undefined {
+    if (Array.isArray(value) && this.handlers.acceptsBatches()) return this.receiveBatch(value, meta);
+    return this.receive(value, meta, this);
+  }
+
+  /**
+   * A batch (2025-03-26 basic/index, "Batching"): each member is handled as if it came alone, and
+   * the answers to the requests among them go back in one array, once every one is answered.
+   * Returns the id of `meta`'s request when a member answered it.
+   */
+  private receiveBatch(values: unknown[], meta: InboundMeta | undefined): RequestId | undefined {
+    if (values.length === 0) return this.invalid("an empty batch", values, true);
+    const reply = new BatchReply(this);
+    let answered: RequestId | undefined;
+    this.collecting = reply;
+    try {
+      for (const member of values) {
+        const settled = Array.isArray(member) ? this.invalid("a batch inside a batch", member, true) : this.receive(member, meta, reply);
+        if (settled !== undefined && settled === meta?.relatedRequestId) answered = settled;
+      }
+    } finally {
+      this.collecting = undefined;
+    }
+    reply.seal();
+    return answered;
+  }
+
+  /** One message; a request's answer goes to `sink` (the peer, or a batch's reply). */
+  private receive(value: unknown, meta: InboundMeta | undefined, sink: ResponseSink): RequestId | undefined {
     if (!isObject(value)) return this.invalid(Array.isArray(value) ? "a batch (array)" : "not an object", value, true);
     if (value.jsonrpc !== "2.0") return this.invalid('"jsonrpc" is not "2.0"', value, "method" in value);
     const method = value.method;
-    if (typeof method === "string") return this.receiveRequestOrNotification(value, method, meta);
+    if (typeof method === "string") return this.receiveRequestOrNotification(value, method, meta, sink);
     if ("id" in value) return this.receiveResponse(value, meta);
     return this.invalid("neither a request, a notification nor a response", value, true);
   }
@@ -173,7 +220,7 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
 
   // ---- inbound ---------------------------------------------------------------------------------
 
-  private receiveRequestOrNotification(value: Record<string, unknown>, method: string, meta: InboundMeta | undefined): undefined {
+  private receiveRequestOrNotification(value: Record<string, unknown>, method: string, meta: InboundMeta | undefined, sink: ResponseSink): undefined {
     const params = value.params;
     if (params !== undefined && !isObject(params)) {
       if ("id" in value) return this.invalid('"params" is not an object', value, true);
@@ -189,7 +236,8 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
     if (!isRequestId(id)) return this.invalid("request id is neither a string nor a number", value, true);
     if (this.closedWith !== undefined) return undefined;
     if (this.inbound.has(id)) return this.invalid(`request id ${excerpt(id)} is already in use`, value, false);
-    const request = new InboundRequest(id, method, params, meta, this);
+    if (sink instanceof BatchReply) sink.expect();
+    const request = new InboundRequest(id, method, params, meta, sink);
     this.inbound.set(id, request);
     this.handlers.onServerRequest(request);
     return undefined;
@@ -199,7 +247,7 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
    * @see ResponseSink. An answer that cannot be serialised (a BigInt in a Handler's result)
    * would leave the server waiting for ever: it gets an internal error instead.
    */
-  respondWith(message: { readonly id: RequestId }): void {
+  respondWith(message: ResponseMessage): void {
     if (this.closedWith !== undefined) return;
     try {
       this.send(message);
@@ -369,4 +417,47 @@ function isRpcErrorObject(value: unknown): value is { code: number; message: str
 function withProgressToken(params: Record<string, unknown> | undefined, token: number): Record<string, unknown> {
   const meta = params?._meta;
   return { ...params, _meta: isObject(meta) ? { ...meta, progressToken: token } : { progressToken: token } };
+}
+
+/**
+ * The reply to one batch: the answers to its requests, collected until every one of them is
+ * answered (or withdrawn), then sent as one array. A batch that held no request gets none.
+ */
+class BatchReply implements ResponseSink {
+  private readonly answers: object[] = [];
+  private waiting = 0;
+  private sealed = false;
+
+  constructor(private readonly peer: RpcPeer) {}
+
+  /** A request of the batch will answer through this reply. */
+  expect(): void {
+    this.waiting += 1;
+  }
+
+  /** An answer of the batch's own (to an invalid member). */
+  add(message: object): void {
+    this.answers.push(message);
+  }
+
+  respondWith(message: ResponseMessage): void {
+    this.answers.push(message);
+  }
+
+  settled(request: InboundRequest): void {
+    this.peer.settled(request);
+    this.waiting -= 1;
+    this.flush();
+  }
+
+  /** Every member was read. */
+  seal(): void {
+    this.sealed = true;
+    this.flush();
+  }
+
+  private flush(): void {
+    if (!this.sealed || this.waiting > 0 || this.answers.length === 0) return;
+    this.peer.sendBatch(this.answers.splice(0));
+  }
 }

@@ -37,6 +37,11 @@ export class HttpSession {
     for (const name in custom) this.custom[name.toLowerCase()] = custom[name]!;
   }
 
+  /** The host's own headers, lower-case names (shared: never modified). */
+  get hostHeaders(): Readonly<Record<string, string>> {
+    return this.custom;
+  }
+
   /** The session id in use, if any. */
   get id(): string | undefined {
     return this.sessionId;

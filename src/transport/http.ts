@@ -8,6 +8,11 @@
  * streams and DELETEs the session on close; modern has none of that, and abandoning a request
  * (closing its stream) is how it is cancelled.
  *
+ * A server of the old HTTP+SSE transport (2024-11-05) answers the POST of `initialize` with 400,
+ * 404 or 405: then the transport opens that transport's stream on the same URL and carries on
+ * over it (`http-sse.ts`; 2025-03-26 basic/transports, "Backwards Compatibility"), unless the
+ * target says which transport to speak.
+ *
  * States: idle → open → closing → closed. `close()` cancels what is under way and DELETEs the
  * session; `destroy()` only cancels.
  */
@@ -15,10 +20,11 @@ import { ClientError, InvalidArgumentError, messageOf } from "../util/errors.js"
 import type { RequestId } from "../util/json.js";
 import type { Logger } from "../util/logger.js";
 import { excerpt, redactUrl } from "../util/text.js";
-import { BodyTooLargeError } from "./http-body.js";
+import { BodyTooLargeError, HttpStatusError } from "./http-body.js";
 import { HttpAgents, Ticket, fetchExchange, type Exchange, type FetchLike } from "./http-exchange.js";
 import { post, type HttpLink } from "./http-post.js";
 import { HttpSession } from "./http-session.js";
+import { SseChannel, type SseLink } from "./http-sse.js";
 import { StandaloneStream } from "./http-stream.js";
 import type { EraPolicy, SendOptions, Transport, TransportSink } from "./transport.js";
 
@@ -28,9 +34,17 @@ export interface HttpTarget {
   headers?: Readonly<Record<string, string>> | undefined;
   /** Use this `fetch` instead of `node:http`. */
   fetch?: FetchLike | undefined;
+  /**
+   * Speak only this transport: `"sse"` opens the HTTP+SSE stream at once, `"streamable-http"`
+   * never falls back to it. By default Streamable HTTP, and HTTP+SSE when the server refuses it.
+   */
+  transport?: "streamable-http" | "sse" | undefined;
 }
 
-export const HTTP_TARGET_KEYS: ReadonlySet<string> = new Set(["url", "headers", "fetch"]);
+export const HTTP_TARGET_KEYS: ReadonlySet<string> = new Set(["url", "headers", "fetch", "transport"]);
+
+/** The answers to a POST of `initialize` that mean "this URL speaks the old transport" (2025-11-25 basic/transports). */
+const OLD_TRANSPORT_STATUSES: ReadonlySet<number> = new Set([400, 404, 405]);
 
 export interface HttpOptions {
   logger: Logger;
@@ -46,8 +60,7 @@ const MESSAGE_TIMEOUT_MS = 30_000;
 /** Notifications and responses on their way at once, beyond which new ones are not sent. */
 const MAX_PENDING_MESSAGES = 64;
 
-export class HttpTransport implements Transport, HttpLink {
-  readonly kind = "http" as const;
+export class HttpTransport implements Transport, HttpLink, SseLink {
   readonly origin: string;
   readonly url: URL;
   readonly exchange: Exchange;
@@ -67,6 +80,9 @@ export class HttpTransport implements Transport, HttpLink {
   private stream: StandaloneStream | undefined;
   /** The policy asked for the standalone stream and it is not open yet. */
   private streamWanted = false;
+  private readonly mode: "auto" | "streamable-http" | "sse";
+  /** The HTTP+SSE channel, once the connection speaks that transport. */
+  private sse: SseChannel | undefined;
 
   constructor(target: HttpTarget, options: HttpOptions) {
     try {
@@ -77,6 +93,10 @@ export class HttpTransport implements Transport, HttpLink {
     if (this.url.protocol !== "http:" && this.url.protocol !== "https:") {
       throw new InvalidArgumentError(`an HTTP target needs an http: or https: URL, got ${this.url.protocol}`);
     }
+    if (target.transport !== undefined && target.transport !== "sse" && target.transport !== "streamable-http") {
+      throw new InvalidArgumentError(`an HTTP target's transport is "streamable-http" or "sse", got ${excerpt(String(target.transport), 40)}`);
+    }
+    this.mode = target.transport ?? "auto";
     this.origin = this.url.origin;
     this.shown = redactUrl(this.url);
     this.logger = options.logger;
@@ -93,14 +113,24 @@ export class HttpTransport implements Transport, HttpLink {
     return this.state === "open";
   }
 
+  /** `"sse"` once the connection speaks the HTTP+SSE transport. */
+  get kind(): "http" | "sse" {
+    return this.sse === undefined ? "http" : "sse";
+  }
+
+  /** @see SseLink */
+  get headers(): Readonly<Record<string, string>> {
+    return this.session.hostHeaders;
+  }
+
   describe(): string {
     return this.shown;
   }
 
-  start(sink: TransportSink): Promise<void> {
+  async start(sink: TransportSink): Promise<void> {
     this.sink = sink;
     if (this.state === "idle") this.state = "open";
-    return Promise.resolve();
+    if (this.mode === "sse") await this.openSse();
   }
 
   configure(policy: EraPolicy): void {
@@ -116,6 +146,7 @@ export class HttpTransport implements Transport, HttpLink {
     } catch (error) {
       throw new InvalidArgumentError(`message is not serialisable to JSON: ${messageOf(error)}`);
     }
+    if (this.sse !== undefined) return this.postSse(body, id);
     const posted = this.post(body, id, options?.headers, options?.startsSession === true);
     // The stream opens with the first message under the era's policy (`notifications/initialized`):
     // sent after it, not after its answer, so that it is there before the first call.
@@ -139,8 +170,8 @@ export class HttpTransport implements Transport, HttpLink {
     return this.ending;
   }
 
-  /** @see HttpLink */
-  deliver(value: unknown, relatedRequestId: RequestId | undefined): RequestId | undefined {
+  /** @see HttpLink, SseLink */
+  deliver(value: unknown, relatedRequestId?: RequestId): RequestId | undefined {
     return this.sink?.message(value, relatedRequestId === undefined ? undefined : { relatedRequestId });
   }
 
@@ -172,6 +203,7 @@ export class HttpTransport implements Transport, HttpLink {
 
   private cancelAll(): void {
     this.stream?.stop();
+    this.sse?.stop();
     for (const ticket of this.requests.values()) ticket.cancel();
     for (const ticket of this.others) ticket.cancel();
   }
@@ -194,11 +226,44 @@ export class HttpTransport implements Transport, HttpLink {
       await post(this, body, id, extra, startsSession, ticket);
     } catch (error) {
       if (ticket.cancelled && id !== undefined) return;
+      if (startsSession && this.mode === "auto" && refusedAsOldTransport(error)) return await this.fallBack(body, id, error as ClientError);
       throw this.asClientError(error);
     } finally {
       clearTimeout(timer);
       if (id === undefined) this.others.delete(ticket);
       else if (this.requests.get(id) === ticket) this.requests.delete(id);
+    }
+  }
+
+  /** The URL refused the session's start as a server of the old transport does: speak that one. */
+  private async fallBack(body: string, id: RequestId | undefined, refusal: ClientError): Promise<void> {
+    this.logger.info(`${this.shown} refused Streamable HTTP (${refusal.message}); trying the HTTP+SSE transport`);
+    try {
+      await this.openSse();
+    } catch (error) {
+      throw new ClientError("transport", `${this.shown} speaks neither Streamable HTTP (${refusal.message}) nor HTTP+SSE (${messageOf(error)})`, { cause: error });
+    }
+    return this.postSse(body, id);
+  }
+
+  private async openSse(): Promise<void> {
+    const channel = new SseChannel(this);
+    this.sse = channel;
+    await channel.open();
+    if (this.state !== "open") throw new ClientError("closed", "the HTTP transport was closed while its HTTP+SSE stream opened");
+  }
+
+  /** One message over the HTTP+SSE channel: its answer, if any, comes on the stream. */
+  private async postSse(body: string, id: RequestId | undefined): Promise<void> {
+    const ticket = new Ticket();
+    this.others.add(ticket);
+    try {
+      await this.sse!.post(body, ticket);
+    } catch (error) {
+      if (ticket.cancelled && id !== undefined) return;
+      throw this.asClientError(error);
+    } finally {
+      this.others.delete(ticket);
     }
   }
 
@@ -226,4 +291,13 @@ export class HttpTransport implements Transport, HttpLink {
     if (this.state !== "open") return new ClientError("closed", "the connection was closed", { cause: error });
     return new ClientError("transport", `HTTP request to ${this.shown} failed: ${messageOf(error)}`, { cause: error });
   }
+}
+
+/**
+ * Whether `error` is a 400, 404 or 405 to the POST as a server of the old transport answers it:
+ * without a JSON-RPC error in the body (one there says the URL does speak JSON-RPC over POST,
+ * as a modern server's refusal of `initialize` does).
+ */
+function refusedAsOldTransport(error: unknown): boolean {
+  return error instanceof ClientError && error.kind === "transport" && error.cause instanceof HttpStatusError && OLD_TRANSPORT_STATUSES.has(error.cause.status);
 }

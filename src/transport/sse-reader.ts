@@ -16,6 +16,8 @@ export interface SseCursor {
 export interface SseHandlers {
   message(value: unknown): void;
   parseError(raw: string): void;
+  /** An event of another name than "message" (the HTTP+SSE transport's `endpoint`); others are ignored. */
+  named?(event: string, data: string): void;
 }
 
 export class SseOverflowError extends Error {
@@ -60,8 +62,8 @@ export class SseReader {
           return;
         }
         if (event.id !== undefined) cursor.lastEventId = event.id;
+        if (event.event !== undefined && event.event !== "message") return handlers.named?.(event.event, event.data);
         if (event.data === "") return;
-        if (event.event !== undefined && event.event !== "message") return;
         let value: unknown;
         try {
           value = JSON.parse(event.data);

@@ -58,7 +58,8 @@ export interface EraPolicy {
 }
 
 export interface Transport {
-  readonly kind: "stdio" | "http";
+  /** `"sse"`: HTTP+SSE, one stream that carries every reply (like stdio's one pipe). */
+  readonly kind: "stdio" | "http" | "sse";
   /** The server's origin (`https://host:port`) when the transport knows it. */
   readonly origin: string | undefined;
   start(sink: TransportSink): Promise<void>;

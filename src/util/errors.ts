@@ -20,13 +20,36 @@ export type ClientErrorKind =
   | "input_handler"
   | "input_refused"
   | "unsupported"
-  | "usage";
+  | "usage"
+  | "url_elicitation_required";
+
+/**
+ * A URL a server requires the user to visit before a call can go on (2025-11-25 `-32042`), as the
+ * URL checks of elicitation judged it: show `url`, `host` and the warnings, or, when `refused`,
+ * nothing of it.
+ */
+export interface RequiredUrl {
+  /** The server's id of it (its completion notification names it). */
+  readonly elicitationId: string | undefined;
+  /** What the server says the visit is for. */
+  readonly message: string;
+  /** The checked URL's `href`; undefined when the checks refused it. */
+  readonly url: string | undefined;
+  readonly host: string | undefined;
+  /** A label of the host is punycode (`xn--`). */
+  readonly idn: boolean;
+  /** The URL leads away from the server's own origin (or that origin is unknown). */
+  readonly originMismatch: boolean;
+  /** Why the checks refused it, when they did. */
+  readonly refused: string | undefined;
+}
 
 export interface ClientErrorOptions {
   serverId?: string | undefined;
   cause?: unknown;
   code?: number | undefined;
   data?: unknown;
+  elicitations?: readonly RequiredUrl[] | undefined;
 }
 
 const clientErrorBrand = Symbol.for("conduit-mcp.ClientError");
@@ -45,12 +68,16 @@ export class ClientError extends Error {
   /** For `"rpc"`: the server's `error.data`. For `"protocol"` about a result: that result. */
   readonly data: unknown;
 
+  /** For `"url_elicitation_required"`: the URLs to visit, checked. */
+  readonly elicitations: readonly RequiredUrl[] | undefined;
+
   constructor(kind: ClientErrorKind, message: string, options: ClientErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.kind = kind;
     this.serverId = options.serverId;
     this.code = options.code;
     this.data = options.data;
+    this.elicitations = options.elicitations;
     Object.defineProperty(this, clientErrorBrand, { value: true });
   }
 
@@ -67,7 +94,7 @@ export class ClientError extends Error {
 // Outside the class: a class body that names its own class makes the bundler rename it, and
 // `console.error(error)` would then print the bundler's name.
 function namedCopy(error: ClientError, serverId: string): ClientError {
-  const copy = new ClientError(error.kind, error.message, { serverId, cause: error.cause, code: error.code, data: error.data });
+  const copy = new ClientError(error.kind, error.message, { serverId, cause: error.cause, code: error.code, data: error.data, elicitations: error.elicitations });
   copy.stack = error.stack;
   return copy;
 }
@@ -102,6 +129,8 @@ export const ErrorCode = {
   HeaderMismatch: -32020,
   MissingRequiredClientCapability: -32021,
   UnsupportedProtocolVersion: -32022,
+  /** 2025-11-25: the call needs the user to visit URLs first (`data.elicitations`). */
+  UrlElicitationRequired: -32042,
   /** Legacy resource-not-found (2025-11-25 and earlier). */
   ResourceNotFound: -32002,
 } as const;
@@ -122,7 +151,7 @@ export function atBoundary(error: unknown, serverId: string): Error {
   if (error instanceof InvalidArgumentError) return error;
   const made =
     error instanceof ClientError
-      ? new ClientError(error.kind, error.message, { serverId, cause: error.cause, code: error.code, data: error.data })
+      ? new ClientError(error.kind, error.message, { serverId, cause: error.cause, code: error.code, data: error.data, elicitations: error.elicitations })
       : new ClientError("protocol", `a reply of server "${serverId}" could not be handled: ${messageOf(error)}`, { serverId, cause: error });
   Error.captureStackTrace(made, atBoundary);
   return made;

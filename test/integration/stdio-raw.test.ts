@@ -53,12 +53,12 @@ describe("handshake", () => {
 
   it("refuses another version with an error naming both, and stops the server", async () => {
     const raw = track(await startRawStdio());
-    raw.autoInitialize({ protocolVersion: "2024-11-05" });
+    raw.autoInitialize({ protocolVersion: "2024-10-07" });
     const client = track(new Client({ name: "h", version: "0", logger: capturingLogger() }));
     const error = await client.connect("old", raw.target).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ClientError);
     expect(error).toMatchObject({ kind: "unsupported", serverId: "old" });
-    expect((error as Error).message).toContain("2024-11-05");
+    expect((error as Error).message).toContain("2024-10-07");
     expect((error as Error).message).toContain("2025-11-25");
     await raw.exited;
     expect(client.server("old")).toBeUndefined();
