@@ -116,7 +116,7 @@ export class Connection implements PeerHandlers, EarlyReceiver {
     const bound = new SpanBound([this.settings.signal], limit, () => new Error(`connect timeout of ${limit} ms`));
     try {
       if (bound.signal.aborted) throw new ClientError("cancelled", "connecting was cancelled before it began", { cause: bound.signal.reason });
-      await this.peer.start();
+      await this.peer.start(bound.signal);
       this.stillNegotiating();
       const negotiated = await negotiate({
         peer: this.peer,

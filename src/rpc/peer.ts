@@ -72,8 +72,8 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
   }
 
   /** Starts the transport with this peer as its sink. */
-  start(): Promise<void> {
-    return this.transport.start(this);
+  start(signal?: AbortSignal): Promise<void> {
+    return this.transport.start(this, signal);
   }
 
   get isClosed(): boolean {

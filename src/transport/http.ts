@@ -127,10 +127,10 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
     return this.shown;
   }
 
-  async start(sink: TransportSink): Promise<void> {
+  async start(sink: TransportSink, signal?: AbortSignal): Promise<void> {
     this.sink = sink;
     if (this.state === "idle") this.state = "open";
-    if (this.mode === "sse") await this.openSse();
+    if (this.mode === "sse") await this.openSse(signal);
   }
 
   configure(policy: EraPolicy): void {
@@ -246,10 +246,18 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
     return this.postSse(body, id);
   }
 
-  private async openSse(): Promise<void> {
+  /** Opens the HTTP+SSE stream and waits for its endpoint, until `signal` (or a close) ends the wait. */
+  private async openSse(signal?: AbortSignal): Promise<void> {
     const channel = new SseChannel(this);
     this.sse = channel;
-    await channel.open();
+    const stop = (): void => channel.stop();
+    signal?.addEventListener("abort", stop, { once: true });
+    try {
+      if (signal?.aborted === true) channel.stop();
+      await channel.open();
+    } finally {
+      signal?.removeEventListener("abort", stop);
+    }
     if (this.state !== "open") throw new ClientError("closed", "the HTTP transport was closed while its HTTP+SSE stream opened");
   }
 

@@ -99,7 +99,7 @@ export class StdioTransport implements Transport {
     return this.child?.pid === undefined ? this.line : `${this.line} (pid ${this.child.pid})`;
   }
 
-  start(sink: TransportSink): Promise<void> {
+  start(sink: TransportSink, _signal?: AbortSignal): Promise<void> {
     if (this.state !== "idle") throw new InvalidArgumentError("a transport can be started once");
     this.sink = sink;
     this.state = "starting";

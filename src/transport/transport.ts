@@ -62,7 +62,8 @@ export interface Transport {
   readonly kind: "stdio" | "http" | "sse";
   /** The server's origin (`https://host:port`) when the transport knows it. */
   readonly origin: string | undefined;
-  start(sink: TransportSink): Promise<void>;
+  /** Starts; `signal` ends a start that waits on the server (the HTTP+SSE stream's endpoint). */
+  start(sink: TransportSink, signal?: AbortSignal): Promise<void>;
   /**
    * Sends one message; `id` is given for a request. Stdio returns nothing: a write failure
    * is a closed connection. HTTP returns a promise that rejects when this message could not be
