@@ -42,7 +42,7 @@ export interface ClientOptions {
 export interface ConnectOptions {
   /** Speak exactly this version; no fallback to another. */
   protocolVersion?: ProtocolVersion | undefined;
-  /** How long a stdio `server/discover` probe may stay unanswered before falling back (ms). */
+  /** How long the `server/discover` probe may stay unanswered before falling back to `initialize` (ms). */
   probeTimeout?: number | undefined;
   /** Bound on starting and negotiating (ms, default 30 000). */
   connectTimeout?: number | undefined;

@@ -37,7 +37,7 @@ export interface ConnectionSettings {
   protocolVersion?: ProtocolVersion | undefined;
   /** The era an earlier connect to the same target found. */
   remembered?: Era | undefined;
-  /** How long a stdio `server/discover` probe may stay unanswered. */
+  /** How long the `server/discover` probe may stay unanswered. */
   probeTimeout: number;
   /** Bound on the whole of connecting: starting, negotiating, and ending again on failure. */
   connectTimeout: number;

@@ -7,8 +7,10 @@
  * - `-32022` (UnsupportedProtocolVersion): modern; retry with a version from `data.supported`
  *   not tried yet; if only legacy versions are in common, `initialize`;
  * - `-32020`/`-32021`: a modern server that refused the probe itself: fail;
- * - any other error, an HTTP 4xx without a modern error, or (stdio) no answer within the probe
- *   timeout: legacy, so `initialize`. The fallback never hangs on one error code.
+ * - any other error, an HTTP 4xx without a modern error, garbage, or no answer within the probe
+ *   timeout: legacy, so `initialize` offering our best legacy version, and whichever legacy
+ *   version the server answers is taken. The fallback never hangs on one error code.
+ * The HTTP+SSE transport is older than the modern era: over it, `initialize` at once.
  * A pin speaks exactly that version or fails with an error naming what each side supports.
  */
 import { expectArray, expectObject, field, protocolError } from "../util/assert.js";
@@ -132,10 +134,10 @@ function noModernVersion(
 
 function sendDiscover(settings: NegotiationSettings, version: ModernVersion): Promise<unknown> {
   const envelope = new Envelope(version, settings.clientInfo, clientCapabilities(settings.features, version));
-  const stdio = settings.transport === "stdio";
   return settings.peer.request("server/discover", envelope.wrap(undefined), {
-    // A legacy server may say nothing at all before `initialize`: wait only so long on stdio.
-    timeout: stdio ? settings.probeTimeout : settings.connectTimeout,
+    // A legacy server may say nothing at all before `initialize` (on stdio), or leave a POST it
+    // has no route for unanswered (over HTTP): wait only so long.
+    timeout: settings.probeTimeout,
     signal: settings.signal,
     // Never send a cancellation to a server that may not even be initialised.
     cancellable: false,
@@ -158,7 +160,7 @@ function judgeProbeFailure(error: unknown, transport: "stdio" | "http" | "sse"):
     }
     return { kind: "legacy", why: `it answered server/discover with error ${error.code}` };
   }
-  if (error.kind === "timeout" && transport === "stdio") return { kind: "legacy", why: "it did not answer server/discover" };
+  if (error.kind === "timeout" && transport !== "sse") return { kind: "legacy", why: "it did not answer server/discover" };
   if (error.kind === "transport" && transport === "http") {
     const status = httpStatusOf(error);
     if (status !== undefined && status >= 400 && status < 500) return { kind: "legacy", why: `it answered server/discover with HTTP ${status}` };

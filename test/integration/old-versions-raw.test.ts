@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { Client, type ClientOptions, type Handler } from "../../src/index.js";
 import { capturingLogger } from "../helpers/logger.js";
-import { posts } from "../helpers/http-requests.js";
-import { startRawHttp } from "../helpers/raw-http.js";
+import { posts, rpcMethod } from "../helpers/http-requests.js";
+import { NEXT, startRawHttp } from "../helpers/raw-http.js";
 import { startRawStdio, type RawStdioServer } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";
 
@@ -109,6 +109,17 @@ describe("a 2024-11-05 server", () => {
     });
     await raw.send({ jsonrpc: "2.0", id: "s-1", method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 } });
     expect((await raw.next((m) => m.id === "s-1")).error).toMatchObject({ code: -32603 });
+  });
+});
+
+describe("an HTTP server that leaves the era probe unanswered", () => {
+  it("is a legacy server once probeTimeout passes", async () => {
+    const srv = track(await startRawHttp());
+    srv.route((req) => (rpcMethod(req) === "server/discover" ? new Promise<never>(() => {}) : NEXT));
+    const client = track(new Client({ name: "host", version: "1", logger: capturingLogger() }));
+    const server = await client.connect("web", { url: srv.url }, { probeTimeout: 200 });
+    expect(server.era).toBe("legacy");
+    expect(posts(srv, "initialize")).toHaveLength(1);
   });
 });
 
