@@ -53,7 +53,9 @@ async function sseServer(options: { onGet?: (server: SseServer) => void; postSta
         if (message.method === "initialize") {
           server.push({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: "2024-11-05", capabilities: { tools: {} }, serverInfo: { name: "sse", version: "1" } } });
         } else if (message.method === "ping") server.push({ jsonrpc: "2.0", id: message.id, result: {} });
-        else if (message.method === "tools/call") server.push({ jsonrpc: "2.0", id: message.id, result: { content: [{ type: "text", text: "over sse" }] } });
+        else if (message.method === "tools/call" && (message as { params?: { name?: string } }).params?.name !== "hang") {
+          server.push({ jsonrpc: "2.0", id: message.id, result: { content: [{ type: "text", text: "over sse" }] } });
+        }
         return;
       }
       res.writeHead(options.postStatus ?? 404).end("not here");
@@ -128,7 +130,11 @@ describe("a server that breaks the transport's rules", () => {
   it("whose stream closes after the endpoint: the connection ends, and its calls with it", async () => {
     const srv = await sseServer();
     const server = await client().connect("old", { url: srv.url, transport: "sse" });
+    const pending = server.callTool("hang").catch((e: unknown) => e);
+    // The call's POST was taken (a round trip on the stream after it) before the stream ends.
+    await server.ping();
     srv.endStream();
+    expect(await pending).toMatchObject({ kind: "transport" });
     expect(await server.closed).toMatchObject({ kind: "transport" });
     await expect(server.callTool("t")).rejects.toMatchObject({ kind: "closed" });
   });
