@@ -61,15 +61,20 @@ describe.each(CASES)("a $release server over $mode", ({ release, mode }) => {
     expect((await server.complete({ ref: { type: "ref/prompt", name: "greet" }, argument: { name: "who", value: "a" } })).completion.values).toEqual(["ada", "alan"]);
   });
 
-  it("answers its sampling and roots requests through the Handler, and passes on its logs and progress", async () => {
+  it("answers its sampling and roots requests through the Handler, and passes on its logs, notifications and progress", async () => {
     const logs: unknown[] = [];
-    const { client: c } = client({ handler: { ...handler, handleLog: (_level, params) => void logs.push(params.data) } });
+    const notifications: string[] = [];
+    const { client: c } = client({
+      handler: { ...handler, handleLog: (_level, params) => void logs.push(params.data), handleNotification: (method) => void notifications.push(method) },
+    });
     const server = await connect(c, release, mode);
     expect(textOf(await server.callTool("sample"))).toBe("hi from the host");
     expect(JSON.parse(textOf(await server.callTool("roots")) as string)).toEqual([{ uri: "file:///work/project", name: "project" }]);
     await server.callTool("log");
+    await server.callTool("changed");
     await c.notificationsSettled();
     expect(logs).toEqual(["hello from an old server"]);
+    expect(notifications).toEqual(["notifications/tools/list_changed"]);
     const progress: number[] = [];
     await server.callTool("progress", {}, { onProgress: (p) => void progress.push(p.progress) });
     expect(progress).toEqual([1, 2, 3]);
