@@ -11,7 +11,7 @@ import type { NotificationContext } from "./input/handler.js";
 import { NotificationQueue, type LogGate } from "./input/notifications.js";
 import { InputPipeline } from "./input/pipeline.js";
 import { supervise } from "./input/supervisor.js";
-import { type InputFeatures, checkPin, type Era } from "./protocol/versions.js";
+import { type InputFeatures, checkPin, isModernVersion, type Era } from "./protocol/versions.js";
 import { Connection } from "./protocol/connection.js";
 import { ServerBinding, type ClientSide } from "./server-binding.js";
 import type { Implementation } from "./protocol/types/index.js";
@@ -94,6 +94,9 @@ export class Client {
     if (typeof serverId !== "string" || serverId === "") throw new InvalidArgumentError("serverId must be a non-empty string");
     checkConnectOptions(options);
     const pin = checkPin(options.protocolVersion);
+    if (pin !== undefined && isModernVersion(pin) && typeof target === "object" && target !== null && "transport" in target && target.transport === "sse") {
+      throw new ClientError("usage", `protocolVersion ${pin} cannot be spoken over the HTTP+SSE transport, which is older than the modern era`, { serverId });
+    }
     if (this.closing !== undefined) throw new ClientError("closed", "the client is closed", { serverId });
     if (this.registry.has(serverId)) throw new ClientError("usage", `a server with id "${serverId}" is already connected`, { serverId });
     if (options.signal?.aborted === true) throw new ClientError("cancelled", "connecting was cancelled before it began", { serverId, cause: options.signal.reason });

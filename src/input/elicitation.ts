@@ -163,30 +163,32 @@ export function looksSensitive(field: Field): boolean {
 
 // ---- URLs a call requires (2025-11-25 -32042) ---------------------------------------------------
 
+/** How many required URLs are looked at; a server cannot hand the host an endless list. */
+const MAX_REQUIRED_URLS = 16;
+const URL_MODE: readonly ElicitationMode[] = ["url"];
+
 /**
  * A call refused with `-32042`: the URLs the server requires the user to visit, each through the
- * same checks as a URL elicitation, as a `"url_elicitation_required"` error; undefined when
- * `data` names none (the server's error then stays as it is).
+ * checks of a URL elicitation of 2025-11-25 (`checkElicitation`), as a
+ * `"url_elicitation_required"` error; undefined when `data` names none (the server's error then
+ * stays as it is). The server's own list is not kept: what the checks refused has nothing to show.
  */
 export function urlElicitationRequired(error: ClientError, serverOrigin: string | undefined): ClientError | undefined {
   const listed = isObject(error.data) ? error.data.elicitations : undefined;
   if (!Array.isArray(listed) || listed.length === 0) return undefined;
   const elicitations = listed.slice(0, MAX_REQUIRED_URLS).map((entry): RequiredUrl => {
     const given = isObject(entry) ? entry : {};
-    const message = typeof given.message === "string" ? given.message : "";
-    const elicitationId = typeof given.elicitationId === "string" ? given.elicitationId : undefined;
-    const vetted = given.mode === undefined || given.mode === "url" ? vetUrl(given.url, serverOrigin) : refuse<VettedUrl>(INVALID_PARAMS, "not a URL elicitation");
-    if (!vetted.ok) return { elicitationId, message, url: undefined, host: undefined, idn: false, originMismatch: true, refused: vetted.refusal.message };
-    return { elicitationId, message, ...vetted.value, refused: undefined };
+    const checked = checkElicitation({ ...given, mode: "url" }, URL_MODE, "2025-11-25", serverOrigin);
+    if (!checked.ok || checked.value.mode !== "url") {
+      const refused = checked.ok ? "not a URL elicitation" : checked.refusal.message;
+      return { elicitationId: undefined, message: "", url: undefined, host: undefined, idn: false, originMismatch: true, refused };
+    }
+    return { elicitationId: checked.value.params.elicitationId, message: checked.value.params.message, ...checked.value.vetted, refused: undefined };
   });
-  return new ClientError("url_elicitation_required", `${error.message}: the server requires ${elicitations.length} URL(s) to be visited first`, {
+  const more = listed.length > MAX_REQUIRED_URLS ? ` (the first ${MAX_REQUIRED_URLS} of ${listed.length} are given)` : "";
+  return new ClientError("url_elicitation_required", `${error.message}: the server requires ${listed.length} URL(s) to be visited first${more}`, {
     serverId: error.serverId,
     code: error.code,
-    data: error.data,
-    cause: error,
     elicitations,
   });
 }
-
-/** How many required URLs are looked at; a server cannot hand the host an endless list. */
-const MAX_REQUIRED_URLS = 16;

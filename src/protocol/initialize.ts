@@ -7,6 +7,7 @@ import { expectObject, field, protocolError } from "../util/assert.js";
 import { ClientError } from "../util/errors.js";
 import type { RpcPeer } from "../rpc/peer.js";
 import type { Negotiated } from "./era-codec.js";
+import { takenAsIs, without } from "./version-shapes.js";
 import type { ClientCapabilities, Implementation } from "./types/index.js";
 import { isLegacyVersion, type LegacyVersion } from "./versions.js";
 import { excerpt } from "../util/text.js";
@@ -55,7 +56,8 @@ function checkInitializeResult(raw: unknown, request: InitializeRequest): Negoti
   return {
     protocolVersion: version,
     serverCapabilities: capabilities,
-    serverInfo: serverInfo as Implementation,
+    // `title` exists from 2025-06-18: before, it means nothing the host could rely on.
+    serverInfo: (takenAsIs(version) ? serverInfo : without(serverInfo, ["title"])) as Implementation,
     instructions,
   };
 }

@@ -60,7 +60,9 @@ export async function negotiate(settings: NegotiationSettings): Promise<Negotiat
     return handshake(settings, LEGACY_VERSIONS[0], LEGACY_VERSIONS);
   }
   if (pin !== undefined && isModernVersion(pin)) {
-    const probe = await discover(settings, [pin], [pin]);
+    // Pinned, there is nothing to fall back to: over HTTP a slow answer is waited for as long as
+    // connecting may take (stdio's silence still means a legacy server).
+    const probe = await discover(settings, [pin], [pin], settings.transport === "stdio" ? settings.probeTimeout : settings.connectTimeout);
     if (probe.kind === "modern") return probe.negotiated;
     const supported = probe.supported ?? (await legacyVersionOf(settings));
     throw versionMismatch(`this connection is pinned to ${pin}, but the server did not answer as a modern server would (${probe.why})`, supported, [pin]);
@@ -86,7 +88,7 @@ export async function negotiate(settings: NegotiationSettings): Promise<Negotiat
  * supports may be tried twice (a server may refuse the first request for a reason of its own),
  * any version at most that often, so a server that keeps refusing cannot hold the client in a loop.
  */
-async function discover(settings: NegotiationSettings, offered: readonly ModernVersion[], accepts: readonly string[]): Promise<Probe> {
+async function discover(settings: NegotiationSettings, offered: readonly ModernVersion[], accepts: readonly string[], timeout = settings.probeTimeout): Promise<Probe> {
   const attempts = new Map<string, number>();
   let candidates: readonly string[] = offered;
   for (;;) {
@@ -95,7 +97,7 @@ async function discover(settings: NegotiationSettings, offered: readonly ModernV
     attempts.set(version, (attempts.get(version) ?? 0) + 1);
     let raw: unknown;
     try {
-      raw = await sendDiscover(settings, version);
+      raw = await sendDiscover(settings, version, timeout);
     } catch (error) {
       const verdict = judgeProbeFailure(error, settings.transport);
       if (verdict.kind === "retry") {
@@ -132,12 +134,12 @@ function noModernVersion(
   throw versionMismatch(why, [...supported], accepts);
 }
 
-function sendDiscover(settings: NegotiationSettings, version: ModernVersion): Promise<unknown> {
+function sendDiscover(settings: NegotiationSettings, version: ModernVersion, timeout = settings.probeTimeout): Promise<unknown> {
   const envelope = new Envelope(version, settings.clientInfo, clientCapabilities(settings.features, version));
   return settings.peer.request("server/discover", envelope.wrap(undefined), {
     // A legacy server may say nothing at all before `initialize` (on stdio), or leave a POST it
     // has no route for unanswered (over HTTP): wait only so long.
-    timeout: settings.probeTimeout,
+    timeout,
     signal: settings.signal,
     // Never send a cancellation to a server that may not even be initialised.
     cancellable: false,

@@ -49,12 +49,19 @@ export const emptyResult =
 
 type EntryCheck = (entry: Record<string, unknown>) => string | undefined;
 
+/** A prompt's arguments have no `title` before 2025-06-18 either. */
+function withoutArgumentTitles(entry: Record<string, unknown>): Record<string, unknown> {
+  const args = entry.arguments;
+  if (!Array.isArray(args) || !args.some((arg) => isObject(arg) && Object.hasOwn(arg, "title"))) return entry;
+  return { ...entry, arguments: args.map((arg: unknown) => (isObject(arg) ? without(arg, ["title"]) : arg)) };
+}
+
 function checkList<T>(raw: unknown, context: CheckContext, method: string, key: string, entryProblem: EntryCheck): T {
   const checked = checkEntries<T>(raw, context, method, key, entryProblem);
   if (takenAsIs(context.version)) return checked;
   const fields = laterFields(key === "tools" ? "tools" : "other", context.version);
   const entries = (checked as Record<string, unknown>)[key] as Record<string, unknown>[];
-  return { ...checked, [key]: entries.map((entry) => without(entry, fields)) };
+  return { ...checked, [key]: entries.map((entry) => withoutArgumentTitles(without(entry, fields))) };
 }
 
 function checkEntries<T>(raw: unknown, context: CheckContext, method: string, key: string, entryProblem: EntryCheck): T {

@@ -53,11 +53,13 @@ export class SseChannel {
     }
     await new Promise<void>((resolve, reject) => {
       let settled = false;
-      const ready = (error?: ClientError): void => {
-        if (settled) return;
+      // True when this settled the open; false when the connection was already running.
+      const ready = (error?: ClientError): boolean => {
+        if (settled) return false;
         settled = true;
         if (error === undefined) resolve();
         else reject(error);
+        return true;
       };
       void this.read(response, ready).then((ended) => {
         const why = ended === undefined ? "the server ended it" : messageOf(ended);
@@ -82,7 +84,7 @@ export class SseChannel {
   }
 
   /** Reads the stream until it ends; returns what ended it (undefined: the server closed it). */
-  private async read(response: ExchangeResponse, ready: (error?: ClientError) => void): Promise<unknown> {
+  private async read(response: ExchangeResponse, ready: (error?: ClientError) => boolean): Promise<unknown> {
     const cursor: SseCursor = {};
     try {
       const reader = await openSseReader(this.link.maxMessageBytes, cursor, {
@@ -91,9 +93,12 @@ export class SseChannel {
         named: (event, data) => {
           if (event !== "endpoint") return;
           const problem = this.takeEndpoint(data);
-          if (problem === undefined) return ready();
-          ready(problem);
-          this.link.fail(problem);
+          if (problem === undefined) {
+            ready();
+            return;
+          }
+          // Before the open settled, its rejection carries the problem; after, the connection ends.
+          if (!ready(problem)) this.link.fail(problem);
           this.stop();
         },
       });

@@ -81,8 +81,11 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
   /** The policy asked for the standalone stream and it is not open yet. */
   private streamWanted = false;
   private readonly mode: "auto" | "streamable-http" | "sse";
-  /** The HTTP+SSE channel, once the connection speaks that transport. */
+  /** The HTTP+SSE channel, once the connection speaks that transport, and one being opened. */
   private sse: SseChannel | undefined;
+  private opening: SseChannel | undefined;
+  /** The era's policy was given: the connection's transport is settled. */
+  private configured = false;
 
   constructor(target: HttpTarget, options: HttpOptions) {
     try {
@@ -135,7 +138,9 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
 
   configure(policy: EraPolicy): void {
     this.session.configure(policy);
-    this.streamWanted = policy.standaloneStream;
+    // One stream carries everything over HTTP+SSE: no standalone one beside it.
+    this.streamWanted = policy.standaloneStream && this.sse === undefined;
+    this.configured = true;
   }
 
   send(message: object, id: RequestId | undefined, options: SendOptions | undefined): Promise<void> {
@@ -146,7 +151,6 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
     } catch (error) {
       throw new InvalidArgumentError(`message is not serialisable to JSON: ${messageOf(error)}`);
     }
-    if (this.sse !== undefined) return this.postSse(body, id);
     const posted = this.post(body, id, options?.headers, options?.startsSession === true);
     // The stream opens with the first message under the era's policy (`notifications/initialized`):
     // sent after it, not after its answer, so that it is there before the first call.
@@ -204,6 +208,7 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
   private cancelAll(): void {
     this.stream?.stop();
     this.sse?.stop();
+    this.opening?.stop();
     for (const ticket of this.requests.values()) ticket.cancel();
     for (const ticket of this.others) ticket.cancel();
   }
@@ -223,10 +228,10 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
       timer = setTimeout(() => ticket.cancel(), MESSAGE_TIMEOUT_MS);
     }
     try {
-      await post(this, body, id, extra, startsSession, ticket);
+      if (this.sse !== undefined) await this.sse.post(body, ticket);
+      else await this.postStreamable(body, id, extra, startsSession, ticket);
     } catch (error) {
       if (ticket.cancelled && id !== undefined) return;
-      if (startsSession && this.mode === "auto" && refusedAsOldTransport(error)) return await this.fallBack(body, id, error as ClientError);
       throw this.asClientError(error);
     } finally {
       clearTimeout(timer);
@@ -235,44 +240,61 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
     }
   }
 
-  /** The URL refused the session's start as a server of the old transport does: speak that one. */
-  private async fallBack(body: string, id: RequestId | undefined, refusal: ClientError): Promise<void> {
-    this.logger.info(`${this.shown} refused Streamable HTTP (${refusal.message}); trying the HTTP+SSE transport`);
+  /**
+   * One POST of Streamable HTTP. The session's first start refused as a server of the old
+   * transport refuses it is sent again over HTTP+SSE (not a renewal's: a session that was
+   * Streamable HTTP stays so).
+   */
+  private async postStreamable(
+    body: string,
+    id: RequestId | undefined,
+    extra: Readonly<Record<string, string>> | undefined,
+    startsSession: boolean,
+    ticket: Ticket,
+  ): Promise<void> {
     try {
-      await this.openSse();
+      await post(this, body, id, extra, startsSession, ticket);
     } catch (error) {
-      throw new ClientError("transport", `${this.shown} speaks neither Streamable HTTP (${refusal.message}) nor HTTP+SSE (${messageOf(error)})`, { cause: error });
+      if (!(startsSession && this.mode === "auto" && !this.configured && refusedAsOldTransport(error))) throw error;
+      const refusal = error as ClientError;
+      this.logger.info(`${this.shown} refused Streamable HTTP (${refusal.message}); trying the HTTP+SSE transport`);
+      try {
+        await this.openSse();
+      } catch (failure) {
+        if (this.state !== "open") throw failure;
+        throw new ClientError("transport", `${this.shown} speaks neither Streamable HTTP (${refusal.message}) nor HTTP+SSE (${messageOf(failure)})`, { cause: failure });
+      }
+      // Given up meanwhile: not sent again.
+      if (ticket.cancelled) return;
+      await this.sse!.post(body, ticket);
     }
-    return this.postSse(body, id);
   }
 
-  /** Opens the HTTP+SSE stream and waits for its endpoint, until `signal` (or a close) ends the wait. */
+  /**
+   * Opens the HTTP+SSE stream and waits for its endpoint, until `signal` or a close ends the
+   * wait; only then does the connection speak it.
+   */
   private async openSse(signal?: AbortSignal): Promise<void> {
     const channel = new SseChannel(this);
-    this.sse = channel;
+    this.opening = channel;
     const stop = (): void => channel.stop();
     signal?.addEventListener("abort", stop, { once: true });
     try {
       if (signal?.aborted === true) channel.stop();
       await channel.open();
+    } catch (error) {
+      channel.stop();
+      if (this.state !== "open") throw new ClientError("closed", "the HTTP transport was closed while its HTTP+SSE stream opened", { cause: error });
+      throw error;
     } finally {
       signal?.removeEventListener("abort", stop);
+      this.opening = undefined;
     }
-    if (this.state !== "open") throw new ClientError("closed", "the HTTP transport was closed while its HTTP+SSE stream opened");
-  }
-
-  /** One message over the HTTP+SSE channel: its answer, if any, comes on the stream. */
-  private async postSse(body: string, id: RequestId | undefined): Promise<void> {
-    const ticket = new Ticket();
-    this.others.add(ticket);
-    try {
-      await this.sse!.post(body, ticket);
-    } catch (error) {
-      if (ticket.cancelled && id !== undefined) return;
-      throw this.asClientError(error);
-    } finally {
-      this.others.delete(ticket);
+    if (this.state !== "open") {
+      channel.stop();
+      throw new ClientError("closed", "the HTTP transport was closed while its HTTP+SSE stream opened");
     }
+    this.sse = channel;
   }
 
   private openStream(): void {

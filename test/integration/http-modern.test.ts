@@ -292,6 +292,9 @@ describe.each(BACKENDS)("modern Streamable HTTP over %s", (backend) => {
     it.each([
       { status: 400, code: -32022, message: "Unsupported protocol version" },
       { status: 404, code: -32601, message: "Method not found" },
+      // A bare 404 is what a server of the old HTTP+SSE transport answers too: the fallback is
+      // tried (the GET fails), and the probe still follows.
+      { status: 404, code: undefined, message: "" },
     ])("re-probes when the remembered legacy verdict fails: initialize refused with HTTP $status ($code) leads to server/discover", async ({ status, code, message }) => {
       const srv = await startLegacy();
       let modern = false;
@@ -302,7 +305,8 @@ describe.each(BACKENDS)("modern Streamable HTTP over %s", (backend) => {
       );
       srv.route((req, res) => {
         if (!modern || rpcMethod(req) !== "initialize") return NEXT;
-        sendJson(res, status, rpcError(req, code, message, { supported: [MODERN], requested: "2025-11-25" }));
+        if (code === undefined) sendStatus(res, status);
+        else sendJson(res, status, rpcError(req, code, message, { supported: [MODERN], requested: "2025-11-25" }));
         return undefined;
       });
       const { client } = await connect(srv, { id: "first" });
@@ -318,6 +322,9 @@ describe.each(BACKENDS)("modern Streamable HTTP over %s", (backend) => {
       const later = srv.requests.slice(before).filter((r) => r.method === "POST");
       expect(later.map((r) => rpcMethod(r))).toEqual(["initialize", "server/discover", "tools/list"]);
       for (const r of later.slice(1)) expectModernRequest(r);
+      // The HTTP+SSE stream was asked for only where the refusal looked like that transport's.
+      const gets = srv.requests.slice(before).filter((r) => r.method === "GET" && r.headers["mcp-session-id"] === undefined);
+      expect(gets.length > 0).toBe(code === undefined);
     });
 
     it("forgets the verdict when a connect fails: the next one probes again", async () => {

@@ -31,7 +31,7 @@ interface SseServer {
  * `initialize`, `ping` and `tools/call` on the stream, the rest with 202 alone. `onGet` decides
  * what the stream says first (by default the endpoint); a POST to `/sse` gets `postStatus`.
  */
-async function sseServer(options: { onGet?: (server: SseServer) => void; postStatus?: number } = {}): Promise<SseServer> {
+async function sseServer(options: { onGet?: (server: SseServer) => void; postStatus?: number; postBody?: string } = {}): Promise<SseServer> {
   let stream: http.ServerResponse | undefined;
   const seen: Seen[] = [];
   const listener = http.createServer((req, res) => {
@@ -58,7 +58,7 @@ async function sseServer(options: { onGet?: (server: SseServer) => void; postSta
         }
         return;
       }
-      res.writeHead(options.postStatus ?? 404).end("not here");
+      res.writeHead(options.postStatus ?? 404, options.postBody === undefined ? {} : { "content-type": "application/json" }).end(options.postBody ?? "not here");
     });
   });
   await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
@@ -93,6 +93,26 @@ describe("the fallback from Streamable HTTP", () => {
     expect(JSON.parse(srv.seen[3]!.body)).toMatchObject({ method: "initialize" });
   });
 
+  it("is not taken after a 400 whose body is a JSON-RPC error: that URL does speak JSON-RPC over POST", async () => {
+    const srv = await sseServer({ postStatus: 400, postBody: JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Bad" } }) });
+    const error = await client().connect("old", { url: srv.url }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ClientError);
+    expect(srv.seen.some((r) => r.method === "GET")).toBe(false);
+  });
+
+  it("fails naming both transports when the stream ends before its endpoint", async () => {
+    const srv = await sseServer({ onGet: (s) => s.endStream() });
+    const error = await client().connect("old", { url: srv.url }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "transport" });
+    expect((error as Error).message).toContain("HTTP+SSE");
+  });
+
+  it("ends at the connect's timeout when the endpoint never comes", async () => {
+    const srv = await sseServer({ onGet: () => {} });
+    const error = await client().connect("old", { url: srv.url }, { connectTimeout: 300 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "timeout" });
+  });
+
   it("is not taken after a 401: that asks for authorisation, not another transport", async () => {
     const srv = await sseServer({ postStatus: 401 });
     const error = await client().connect("old", { url: srv.url }).catch((e: unknown) => e);
@@ -102,12 +122,29 @@ describe("the fallback from Streamable HTTP", () => {
 });
 
 describe('transport: "sse"', () => {
+  it("with a modern pin is refused before anything is sent", async () => {
+    const srv = await sseServer();
+    const error = await client().connect("old", { url: srv.url, transport: "sse" }, { protocolVersion: "2026-07-28" }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "usage" });
+    expect(srv.seen).toEqual([]);
+  });
+
   it("opens the stream first: no POST to the stream's URL", async () => {
     const srv = await sseServer();
     const server = await client().connect("old", { url: srv.url, transport: "sse" });
     await server.ping();
     expect(srv.seen[0]).toMatchObject({ method: "GET", path: "/sse" });
     expect(srv.seen.filter((r) => r.path === "/sse" && r.method === "POST")).toEqual([]);
+  });
+
+  it("ends a call the server never answers at its timeout, tells the server, and goes on", async () => {
+    const srv = await sseServer();
+    const server = await client().connect("old", { url: srv.url, transport: "sse" });
+    const error = await server.callTool("hang", {}, { timeout: 200 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "timeout" });
+    const call = srv.seen.map((r) => JSON.parse(r.body || "{}") as { id?: unknown; method?: string }).find((m) => m.method === "tools/call");
+    await expect.poll(() => srv.seen.some((r) => r.body.includes("notifications/cancelled") && r.body.includes(`"requestId":${JSON.stringify(call?.id)}`))).toBe(true);
+    expect((await server.callTool("t")).content).toEqual([{ type: "text", text: "over sse" }]);
   });
 });
 

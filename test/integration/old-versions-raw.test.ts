@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { Client, type ClientOptions, type Handler } from "../../src/index.js";
 import { capturingLogger } from "../helpers/logger.js";
-import { posts, rpcMethod } from "../helpers/http-requests.js";
+import { body, onMethod, posts, rpcMethod, sendJson } from "../helpers/http-requests.js";
 import { NEXT, startRawHttp } from "../helpers/raw-http.js";
 import { startRawStdio, type RawStdioServer } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";
@@ -84,6 +84,25 @@ describe("a batch from a 2025-03-26 server", () => {
   });
 });
 
+describe("a batch as the JSON reply to a POST (2025-03-26 Streamable HTTP)", () => {
+  it("answers the call it holds, and its other members are taken too", async () => {
+    const notifications: string[] = [];
+    const srv = track(await startRawHttp({ protocolVersion: "2025-03-26" }));
+    srv.route(onMethod("tools/call", (req, res) => {
+      const id = body(req).id;
+      sendJson(res, 200, [
+        { jsonrpc: "2.0", method: "notifications/tools/list_changed" },
+        { jsonrpc: "2.0", id, result: { content: [{ type: "text", text: "batched" }] } },
+      ]);
+    }));
+    const client = track(new Client({ name: "host", version: "1", logger: capturingLogger(), handler: { handleNotification: (method) => void notifications.push(method) } }));
+    const server = await client.connect("web", { url: srv.url });
+    expect((await server.callTool("x")).content).toEqual([{ type: "text", text: "batched" }]);
+    await client.notificationsSettled();
+    expect(notifications).toEqual(["notifications/tools/list_changed"]);
+  });
+});
+
 describe("a batch in any other version", () => {
   it("is a protocol error: none of its members is taken", async () => {
     const { raw, server } = await legacy("2025-06-18");
@@ -124,6 +143,15 @@ describe("an HTTP server that leaves the era probe unanswered", () => {
 });
 
 describe("pins of the old versions", () => {
+  it("declare what the pinned version has: no elicitation in 2024-11-05", async () => {
+    const raw = track(await startRawStdio());
+    raw.autoInitialize();
+    const client = track(new Client({ name: "host", version: "1", logger: capturingLogger(), handler }));
+    await client.connect("pinned", raw.target, { protocolVersion: "2024-11-05" });
+    const init = raw.messages.find((m) => (m as { method?: string }).method === "initialize") as { params: { capabilities: Record<string, unknown> } };
+    expect(init.params.capabilities).toEqual({ sampling: {}, roots: { listChanged: true } });
+  });
+
   it("offer exactly that version", async () => {
     const raw = track(await startRawStdio());
     raw.autoInitialize();
@@ -187,7 +215,19 @@ describe("-32042, URL elicitation required (2025-11-25)", () => {
       originMismatch: true,
       refused: undefined,
     });
-    expect(bad).toMatchObject({ elicitationId: "el-2", url: undefined, refused: expect.stringContaining("https") });
+    expect(bad).toMatchObject({ url: undefined, refused: expect.stringContaining("https") });
+    // The server's own list is not kept beside the checked one.
+    expect((error as { data?: unknown }).data).toBeUndefined();
+    expect(JSON.stringify(error, Object.getOwnPropertyNames(error))).not.toContain("javascript:");
+  });
+
+  it("looks at the first 16 URLs of a longer list, and says so", async () => {
+    const { raw, server } = await legacy("2025-11-25");
+    const elicitations = Array.from({ length: 17 }, (_, i) => ({ mode: "url", elicitationId: `el-${i}`, url: `https://a.example/${i}`, message: "visit" }));
+    raw.handle("tools/call", () => ({ error: { code: -32042, message: "Visits needed", data: { elicitations } } }));
+    const error = await server.callTool("t").catch((e: unknown) => e);
+    expect((error as { elicitations: unknown[] }).elicitations).toHaveLength(16);
+    expect((error as Error).message).toContain("the first 16 of 17");
   });
 
   it("stays an rpc error in a version that does not have it", async () => {

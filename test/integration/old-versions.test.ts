@@ -113,14 +113,6 @@ describe.each(CASES)("a $release server over $mode", ({ release, mode }) => {
 });
 
 describe("a 2024-11-05 server", () => {
-  it("is never offered elicitation: the Handler's is not declared in that version", async () => {
-    const { client: c } = client();
-    const server = await connect(c, "2024", "stdio");
-    expect(server.protocolVersion).toBe("2024-11-05");
-    // A call still works: the client spoke 2024-11-05 from the handshake on.
-    expect(textOf(await server.callTool("echo", { text: "x" }))).toBe("x");
-  });
-
   it("over HTTP+SSE, with transport: streamable-http, is not fallen back to", async () => {
     const { client: c } = client();
     const http = track(await spawnHttpServer([OLD_SERVER, "2024", "sse"]));
