@@ -1,5 +1,6 @@
 export { Client, type NotificationListener, type ServerNotification } from "./client.js";
-export { ServerHandle, type CallOptions, type ListOptions, type ServerState, type ServerStats } from "./server.js";
+export { ServerHandle, type CallOptions, type ListOptions, type ServerState, type ServerStats, type ToolCallOptions, type AwaitTaskOptions } from "./server.js";
+export { isTask } from "./protocol/tasks.js";
 export type { ClientOptions, ConnectOptions } from "./options.js";
 export type { ServerTarget } from "./options.js";
 export type { ListenFilter, Subscription } from "./protocol/subscriptions.js";

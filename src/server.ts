@@ -12,7 +12,9 @@
 import { CALL_OPTION_KEYS, METHODS, type CallOptions, type Method, type ParamsOf, type ResultOf } from "./protocol/methods.js";
 import type { Connection, ConnectionState } from "./protocol/connection.js";
 import type { ListenFilter, Subscription } from "./protocol/subscriptions.js";
-import { allPages, type CheckContext } from "./protocol/results.js";
+import { allPages, checkCallTool, type CheckContext } from "./protocol/results.js";
+import type { AwaitTaskOptions, EraTasks } from "./protocol/task-follow.js";
+import type { TaskSnapshot } from "./protocol/tasks.js";
 import type {
   CallToolResult,
   CompleteParams,
@@ -29,12 +31,15 @@ import type {
   Resource,
   ResourceTemplate,
   ServerCapabilities,
+  TaskHandle,
+  TaskRequest,
   Tool,
 } from "./protocol/types/index.js";
 import { LOGGING_LEVELS } from "./protocol/types/index.js";
 import type { Era, ProtocolVersion } from "./protocol/versions.js";
 import type { InputCounters } from "./server-binding.js";
 import { knownKeys, optional, positiveNumber } from "./util/arguments.js";
+import { isObject } from "./util/json.js";
 import { urlElicitationRequired } from "./input/elicitation.js";
 import { ClientError, ErrorCode, InvalidArgumentError, atBoundary } from "./util/errors.js";
 import type { Logger } from "./util/logger.js";
@@ -59,12 +64,24 @@ export interface ServerStats {
 }
 
 export type { CallOptions } from "./protocol/methods.js";
+export type { AwaitTaskOptions } from "./protocol/task-follow.js";
+
+/** Options of `callTool`: a call's, and whether to ask for a task. */
+export interface ToolCallOptions extends CallOptions {
+  /**
+   * Ask for a task (2025-11-25, where the tool allows it; 2026-07-28 the server decides anyway):
+   * the result is then a `TaskHandle` when the server made one, to follow with `awaitTask`.
+   */
+  task?: TaskRequest | undefined;
+}
 
 /** Options of list calls, which are never "calls" in the handler's sense. */
 export type ListOptions = Omit<CallOptions, "assigns" | "onProgress" | "resetTimeoutOnProgress">;
 
 const STATES: Readonly<Record<ConnectionState, ServerState>> = { negotiating: "connecting", ready: "ready", closing: "closing", closed: "closed" };
 const LISTEN_OPTION_KEYS: ReadonlySet<string> = new Set(["ackTimeout"]);
+const AWAIT_OPTION_KEYS: ReadonlySet<string> = new Set(["signal", "timeout", "assigns", "onStatus"]);
+const TASK_REQUEST_KEYS: ReadonlySet<string> = new Set(["ttlMs"]);
 
 export class ServerHandle implements CheckContext {
   private endedWith: ClientError | undefined;
@@ -202,11 +219,115 @@ export class ServerHandle implements CheckContext {
 
   // ---- calls ---------------------------------------------------------------------------------
 
-  /** `tools/call`; a tool's own failure is `isError: true` in the result, not a throw. */
-  callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult> {
+  /**
+   * `tools/call`; a tool's own failure is `isError: true` in the result, not a throw. A task the
+   * server makes without being asked (2026-07-28, or a tool of 2025-11-25 that requires one) is
+   * followed to its end, bounded by `maxTotalTimeout` (else `timeout`) when given; asked for with
+   * `task`, it is returned as a `TaskHandle` (`result.resultType === "task"`).
+   */
+  callTool(name: string, args: Record<string, unknown> | undefined, options: ToolCallOptions & { task: TaskRequest }): Promise<CallToolResult | TaskHandle>;
+  callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
+  callTool(name: string, args?: Record<string, unknown>, options?: ToolCallOptions): Promise<CallToolResult | TaskHandle> {
     requireString("tool name", name);
     requireRecord("tool arguments", args);
-    return this.request("tools/call", args === undefined ? { name } : { name, arguments: args }, options);
+    const params = args === undefined ? { name } : { name, arguments: args };
+    // Most calls make no task: they take the path of every request.
+    if (options?.task === undefined && !this.connection.mayMakeTasks) return this.request("tools/call", params, options);
+    return this.taskCall(params, options);
+  }
+
+  private async taskCall(params: { name: string; arguments?: Record<string, unknown> }, options: ToolCallOptions | undefined): Promise<CallToolResult | TaskHandle> {
+    const { task: wanted, ...call } = options ?? {};
+    if (options !== undefined) checkCallOptions(call);
+    if (wanted !== undefined) checkTaskRequest(wanted);
+    try {
+      const tasks = this.connection.tasks;
+      const ask = await tasks.ask(params.name, wanted, { signal: call.signal, timeout: call.timeout });
+      const raw = await this.connection.request("tools/call", ask === undefined ? params : { ...params, task: ask }, call);
+      const created = isObject(raw) ? tasks.created(raw, ask !== undefined) : undefined;
+      if (created === undefined) return checkCallTool(raw, this);
+      if (wanted !== undefined) return created.handle;
+      // Not asked for: followed, so that the call returns what a call returns.
+      const result = await this.connection.followTask(created, { signal: call.signal, timeout: call.maxTotalTimeout ?? call.timeout, assigns: call.assigns });
+      return checkCallTool(result, this);
+    } catch (error) {
+      throw atBoundary(this.urlsRequired(error), this.id);
+    }
+  }
+
+  // ---- tasks ---------------------------------------------------------------------------------
+
+  /**
+   * Follows a task to its end and resolves with what its call would have returned. A task id
+   * alone will do (one kept by an earlier process, or another worker's). `timeout` bounds the
+   * wait (the task goes on); `signal` cancels the task (`tasks/cancel`); `assigns` is the
+   * Handler context of its input requests; `onStatus` hears of every new status.
+   */
+  async awaitTask(task: TaskHandle | string, options: AwaitTaskOptions = {}): Promise<CallToolResult> {
+    const start = this.taskStart(task);
+    if (typeof options !== "object" || options === null) throw new InvalidArgumentError("awaitTask options must be an object");
+    knownKeys("awaitTask options", options, AWAIT_OPTION_KEYS);
+    optional(positiveNumber, "timeout", options.timeout);
+    if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new InvalidArgumentError("signal must be an AbortSignal");
+    if (options.onStatus !== undefined && typeof options.onStatus !== "function") throw new InvalidArgumentError("onStatus must be a function");
+    try {
+      return checkCallTool(await this.connection.followTask(start, options), this);
+    } catch (error) {
+      throw atBoundary(error, this.id);
+    }
+  }
+
+  /** The task as the server describes it now (`tasks/get`). */
+  async getTask(taskId: string): Promise<TaskHandle> {
+    requireTaskId(taskId);
+    try {
+      return (await this.availableTasks().get(taskId, undefined)).handle;
+    } catch (error) {
+      throw atBoundary(error, this.id);
+    }
+  }
+
+  /** Asks the server to cancel the task (`tasks/cancel`); cancelling is cooperative, the task may still end otherwise. */
+  async cancelTask(taskId: string): Promise<void> {
+    requireTaskId(taskId);
+    try {
+      const tasks = this.availableTasks();
+      if (!tasks.canCancel) throw new ClientError("unsupported", 'the server did not declare "tasks.cancel"', { serverId: this.id });
+      await tasks.cancel(taskId);
+    } catch (error) {
+      throw atBoundary(error, this.id);
+    }
+  }
+
+  /** 2025-11-25, where the server declares `tasks.list`: every task it lists (all pages). */
+  async listTasks(): Promise<TaskHandle[]> {
+    try {
+      const tasks = this.availableTasks();
+      if (tasks.list === undefined) throw new ClientError("unsupported", `tasks/list does not exist in protocol version ${this.version}`, { serverId: this.id });
+      return await allPages(true, async (cursor) => {
+        const page = await tasks.list!(cursor);
+        return { items: page.tasks, nextCursor: page.nextCursor };
+      });
+    } catch (error) {
+      throw atBoundary(error, this.id);
+    }
+  }
+
+  private availableTasks(): EraTasks {
+    const tasks = this.connection.tasks;
+    if (tasks.unavailable !== undefined) throw new ClientError("unsupported", tasks.unavailable, { serverId: this.id });
+    return tasks;
+  }
+
+  /** Where a follow starts: a handle of this server, or an id. */
+  private taskStart(task: TaskHandle | string): TaskSnapshot | string {
+    if (typeof task === "string") {
+      requireTaskId(task);
+      return task;
+    }
+    if (!isObject(task) || task.resultType !== "task" || typeof task.taskId !== "string") throw new InvalidArgumentError("awaitTask needs a TaskHandle or a task id");
+    if (task.serverId !== this.id) throw new ClientError("usage", `task ${task.taskId} belongs to server "${task.serverId}", not "${this.id}"`, { serverId: this.id });
+    return { handle: task, detailed: false };
   }
 
   readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
@@ -337,4 +458,15 @@ function requireRecord(what: string, value: unknown): void {
   if (value !== undefined && (typeof value !== "object" || value === null || Array.isArray(value))) {
     throw new InvalidArgumentError(`${what} must be an object`);
   }
+}
+
+function checkTaskRequest(task: unknown): void {
+  if (task === true) return;
+  if (typeof task !== "object" || task === null || Array.isArray(task)) throw new InvalidArgumentError("task must be true or { ttlMs }");
+  knownKeys("task", task, TASK_REQUEST_KEYS);
+  optional(positiveNumber, "ttlMs", (task as { ttlMs?: unknown }).ttlMs);
+}
+
+function requireTaskId(taskId: unknown): void {
+  if (typeof taskId !== "string" || taskId === "") throw new InvalidArgumentError("a task id must be a non-empty string");
 }

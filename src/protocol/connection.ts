@@ -25,6 +25,8 @@ import { unavailableReason, type CallOptions } from "./methods.js";
 import { ModernCodec } from "./modern.js";
 import { negotiate } from "./negotiate.js";
 import type { ListenFilter, Subscription } from "./subscriptions.js";
+import { followTask, type AwaitTaskOptions, type EraTasks } from "./task-follow.js";
+import type { TaskSnapshot } from "./tasks.js";
 import type { Implementation, LoggingLevel, ServerCapabilities, Tool } from "./types/index.js";
 import { excerpt } from "../util/text.js";
 
@@ -176,6 +178,30 @@ export class Connection implements PeerHandlers, EarlyReceiver {
     const reason = unavailableReason(method, codec.version, codec.negotiated.serverCapabilities);
     if (reason !== undefined) return Promise.reject(new ClientError("unsupported", reason, { serverId: this.settings.serverId }));
     return codec.request(method, params, options);
+  }
+
+  /** Tasks in the era's wire form; a `"closed"` error once the connection ends. */
+  get tasks(): EraTasks {
+    const codec = this.codec;
+    if (this.current !== "ready" || codec === undefined) throw this.notReady("tasks");
+    return codec.tasks;
+  }
+
+  /** Whether a `tools/call` may make a task without being asked (the server declared tasks). */
+  get mayMakeTasks(): boolean {
+    return this.codec?.tasks.unavailable === undefined && this.codec?.tasks.makesUnasked === true;
+  }
+
+  /** Follows a task to its end: what its call would have returned, unchecked. */
+  followTask(start: TaskSnapshot | string, options: AwaitTaskOptions): Promise<Record<string, unknown>> {
+    let tasks: EraTasks;
+    try {
+      tasks = this.tasks;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (tasks.unavailable !== undefined) return Promise.reject(new ClientError("unsupported", tasks.unavailable, { serverId: this.settings.serverId }));
+    return followTask(tasks, start, options, this.settings.logger);
   }
 
   /** Whether an empty `nextCursor` ends a list, by the era's rule. */

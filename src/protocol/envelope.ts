@@ -81,6 +81,11 @@ function nameOf(method: string, params: Record<string, unknown> | undefined): un
       return params?.name;
     case "resources/read":
       return params?.uri;
+    // The tasks extension: intermediaries route a task's requests by its id.
+    case "tasks/get":
+    case "tasks/update":
+    case "tasks/cancel":
+      return params?.taskId;
     default:
       return undefined;
   }

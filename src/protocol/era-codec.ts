@@ -12,6 +12,7 @@ import type { EraPolicy } from "../transport/transport.js";
 import type { CallOptions } from "./methods.js";
 import type { InputRequest } from "./mrtr.js";
 import type { ListenFilter, Subscription } from "./subscriptions.js";
+import type { EraTasks } from "./task-follow.js";
 import type { Implementation, ServerCapabilities, Tool } from "./types/index.js";
 import type { Era, ProtocolVersion } from "./versions.js";
 
@@ -52,6 +53,8 @@ export interface EraCodec extends ConnectionFacts {
   readonly acceptsBatches: boolean;
   /** Whether an empty `nextCursor` ends a list (legacy) or names a page (2026-07-28). */
   readonly emptyCursorEnds: boolean;
+  /** Tasks, in the era's wire form. */
+  readonly tasks: EraTasks;
   /** Normal operation begins (legacy: `notifications/initialized`). */
   start(): void;
   /** Sends one request under the era's rules; resolves with its raw, complete result. */

@@ -18,6 +18,8 @@ import type { ConnectionHooks, EraCodec, Negotiated } from "./era-codec.js";
 import { initialize } from "./initialize.js";
 import { isCallMethod, type CallOptions } from "./methods.js";
 import type { Subscription } from "./subscriptions.js";
+import { relatedTaskOf } from "./tasks.js";
+import { LegacyTasks } from "./tasks-legacy.js";
 import type { Implementation, Tool } from "./types/index.js";
 import { excerpt } from "../util/text.js";
 
@@ -39,6 +41,7 @@ export class LegacyCodec implements EraCodec {
   readonly acceptsBatches: boolean;
   /** These versions never gave "" another meaning, and a loop on it would repeat the first page. */
   readonly emptyCursorEnds = true;
+  readonly tasks: LegacyTasks;
   negotiated: Negotiated;
 
   constructor(
@@ -51,6 +54,7 @@ export class LegacyCodec implements EraCodec {
     this.version = negotiated.protocolVersion;
     this.answersInvalid = settings.transport === "stdio";
     this.acceptsBatches = this.version === "2025-03-26";
+    this.tasks = new LegacyTasks(peer, this.version, negotiated.serverCapabilities, settings.serverId, settings.logger);
     this.policy = {
       // The header exists from 2025-06-18 (basic/transports of that version).
       protocolVersion: since(this.version, "2025-06-18") ? this.version : undefined,
@@ -81,16 +85,22 @@ export class LegacyCodec implements EraCodec {
 
   serverRequest(request: InboundRequest): void {
     if (request.method === "ping") return request.respond({});
+    // 2025-11-25: a request of a task is answered with the same tag.
+    const taskId = relatedTaskOf(request.params);
+    if (taskId !== undefined) request.resultMeta = LegacyTasks.answerMeta(taskId);
     this.hooks.serverRequest(request, this.relatedCall(request), this);
   }
 
   consume(method: string, params: Record<string, unknown>): boolean {
+    // Used by a follower of the task, and passed on to the Handler like any notification.
+    if (method === "notifications/tasks/status") this.tasks.statusNotified(params);
     if (method !== "notifications/cancelled") return false;
     this.settings.logger.debug("a cancellation for no request in progress was ignored", { params: excerpt(params) });
     return true;
   }
 
   acceptTools(tools: Tool[]): Tool[] {
+    this.tasks.recordTools(tools);
     return tools;
   }
 
@@ -104,16 +114,19 @@ export class LegacyCodec implements EraCodec {
     );
   }
 
-  end(_reason: ClientError): void {
-    // Nothing of the era outlives the peer's own end.
+  end(reason: ClientError): void {
+    // Followers of tasks may be between polls: they end now.
+    this.tasks.end(reason);
   }
 
   /**
-   * The call a server request belongs to: over Streamable HTTP the one whose POST stream carried
-   * it; on stdio and HTTP+SSE the one call in flight, when there is exactly one. Only calls count
+   * The call a server request belongs to: the followed task it is tagged with (2025-11-25); over
+   * Streamable HTTP the one whose POST stream carried it; on stdio and HTTP+SSE the one call in flight, when there is exactly one. Only calls count
    * (DESIGN).
    */
   private relatedCall(request: InboundRequest): RelatedCall | undefined {
+    const task = this.tasks.relatedCall(request.params);
+    if (task !== undefined) return task;
     const id = request.meta?.relatedRequestId;
     if (id !== undefined) return this.peer.pendingCall(id);
     // One pipe, or one HTTP+SSE stream, carries every reply: nothing tells which call a request is for.

@@ -22,6 +22,7 @@ import { isCallMethod, type CallOptions } from "./methods.js";
 import { classifyResult, runWithInput, type AnswerInputs } from "./mrtr.js";
 import { allPages, checkListTools, type CheckContext } from "./results.js";
 import { Subscriptions, type ListenFilter, type Subscription } from "./subscriptions.js";
+import { ModernTasks } from "./tasks-modern.js";
 import type { Implementation, LoggingLevel, Tool } from "./types/index.js";
 import { headerParams, type HeaderParam } from "./x-mcp-header.js";
 import { excerpt } from "../util/text.js";
@@ -48,6 +49,7 @@ export class ModernCodec implements EraCodec {
   /** "" is a valid cursor in 2026-07-28: only its absence ends a list. */
   readonly emptyCursorEnds = false;
   readonly policy: EraPolicy;
+  readonly tasks: ModernTasks;
   private readonly http: boolean;
   private readonly envelope: Envelope;
   private readonly subscriptions: Subscriptions;
@@ -74,6 +76,17 @@ export class ModernCodec implements EraCodec {
     this.policy = { protocolVersion: this.version, sessions: false, standaloneStream: false, resumable: false };
     this.envelope = new Envelope(this.version, settings.clientInfo, clientCapabilities(settings.features, this.version));
     this.subscriptions = new Subscriptions(peer, this, !this.http);
+    this.tasks = new ModernTasks(
+      {
+        // Never cancelled by notification: a task is cancelled with tasks/cancel alone.
+        send: async (method, params, signal) => classifyResult(method, await this.leg(method, params, { cancellable: false }, signal, undefined)).result,
+        answer: this.answerRound,
+        lifetime: this.lifetimeOf,
+      },
+      negotiated.serverCapabilities,
+      settings.serverId,
+      settings.logger,
+    );
   }
 
   get callsInFlight(): number {
@@ -114,6 +127,8 @@ export class ModernCodec implements EraCodec {
 
   consume(method: string, params: Record<string, unknown>): boolean {
     if (this.subscriptions.consume(method, params)) return true;
+    // Used by a follower of the task, and passed on like any notification.
+    if (method === "notifications/tasks") this.tasks.notified(params);
     if (method !== "notifications/cancelled") return false;
     this.settings.logger.debug("a cancellation for no request in progress was ignored", { params: excerpt(params) });
     return true;

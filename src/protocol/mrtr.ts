@@ -10,8 +10,9 @@
  * included. An abort at any point ends the flow and aborts the Handler's signal.
  *
  * `resultType` (2026-07-28 basic/index): missing means "complete" (older servers never send
- * it); "input_required" is allowed only on calls; any other value is one this client does not
- * know, which the spec says to treat as invalid.
+ * it); "input_required" is allowed only on calls, "task" (the tasks extension) only on
+ * `tools/call`, whose caller reads it; any other value is one this client does not know, which
+ * the spec says to treat as invalid.
  */
 import { expectObject, protocolError } from "../util/assert.js";
 import { ClientError, InvalidArgumentError } from "../util/errors.js";
@@ -168,6 +169,11 @@ export function classifyResult(method: string, raw: unknown): Classified {
   if (type === "input_required") {
     if (!isCallMethod(method)) throw protocolError(`the server asked for input in reply to ${method}, which may not`, raw);
     return { kind: "input_required", result: raw };
+  }
+  // The tasks extension: a task only for what it supports (tools/call), complete for the flow.
+  if (type === "task") {
+    if (method !== "tools/call") throw protocolError(`the server answered ${method} with a task, which only tools/call may`, raw);
+    return { kind: "complete", result: raw };
   }
   throw protocolError(`the result of ${method} has a resultType this client does not know: ${quote(type)}`, raw);
 }

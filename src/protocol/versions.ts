@@ -12,12 +12,15 @@
  * - 2024-11-05, 2025-03-26: no elicitation at all; `roots.listChanged`; `sampling: {}`.
  * - 2025-06-18: `elicitation: {}` has no modes.
  * - 2025-11-25: `elicitation: { form?, url? }`; `roots.listChanged`.
- * - 2026-07-28: `roots: {}` without `listChanged`.
- * No input feature at all: `{}`.
+ * - 2026-07-28: `roots: {}` without `listChanged`; `extensions` names the tasks extension.
+ * No input feature at all: `{}` (2026-07-28: the extension alone).
  */
 import { ClientError } from "../util/errors.js";
 import type { ClientCapabilities } from "./types/index.js";
 import { quote } from "../util/text.js";
+
+/** The tasks extension of 2026-07-28 (its wire forms: `tasks.ts`). */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
 export const MODERN_VERSIONS = ["2026-07-28"] as const;
 export const LEGACY_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
@@ -76,6 +79,9 @@ export function clientCapabilities(features: InputFeatures, version: ProtocolVer
     }
   }
   if (features.roots) capabilities.roots = version === "2026-07-28" ? {} : { listChanged: true };
+  // Tasks of 2026-07-28 are an extension: declared on every request, so a tool the server runs
+  // only as a task can be called (the server decides; the client follows what it makes).
+  if (version === "2026-07-28") capabilities.extensions = { [TASKS_EXTENSION]: {} };
   return capabilities;
 }
 

@@ -23,6 +23,8 @@ export interface ResponseSink {
 export class InboundRequest {
   private readonly controller = new AbortController();
   private answered = false;
+  /** `_meta` keys every result of this request carries (2025-11-25: the `related-task` tag). */
+  resultMeta: Record<string, unknown> | undefined;
 
   constructor(
     readonly id: RequestId,
@@ -38,7 +40,8 @@ export class InboundRequest {
   }
 
   respond(result: object): void {
-    this.answer({ jsonrpc: "2.0", id: this.id, result });
+    const tagged = this.resultMeta === undefined ? result : withMeta(result, this.resultMeta);
+    this.answer({ jsonrpc: "2.0", id: this.id, result: tagged });
   }
 
   fail(code: number, message: string, data?: unknown): void {
@@ -61,4 +64,10 @@ export class InboundRequest {
     this.sink.respondWith(message);
     this.sink.settled(this);
   }
+}
+
+function withMeta(result: object, meta: Record<string, unknown>): object {
+  const own = (result as { _meta?: unknown })._meta;
+  const merged = typeof own === "object" && own !== null && !Array.isArray(own) ? { ...own, ...meta } : meta;
+  return { ...result, _meta: merged };
 }

@@ -39,7 +39,8 @@ export interface PendingCallInit extends RequestOptions, SendOptions {
  * `assigns`, and its deadline, paused while the user answers (the pauses nest).
  */
 export interface RelatedCall {
-  readonly id: number;
+  /** Null for what a request belongs to that is no request of its own (a followed task). */
+  readonly id: number | null;
   readonly assigns: unknown;
   pause(): void;
   resume(): void;

@@ -21,7 +21,8 @@ export type ClientErrorKind =
   | "input_refused"
   | "unsupported"
   | "usage"
-  | "url_elicitation_required";
+  | "url_elicitation_required"
+  | "task_failed";
 
 /**
  * A URL a server requires the user to visit before a call can go on (2025-11-25 `-32042`), as the

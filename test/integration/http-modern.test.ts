@@ -117,6 +117,9 @@ async function startLegacy(): Promise<RawHttpServer> {
   return srv;
 }
 
+/** The tasks extension, which a modern client declares on every request beside what its Handler gives (the helpers add it). */
+const WITH_TASKS: JsonObject = { extensions: { "io.modelcontextprotocol/tasks": {} } };
+
 /** What every request of a modern client must look like (2026-07-28 streamable-http, "_meta"). */
 function expectModernRequest(r: RecordedRequest, capabilities: JsonObject = {}): void {
   const what = `${r.method} ${rpcMethod(r) ?? "(no method)"}`;
@@ -133,7 +136,7 @@ function expectModernRequest(r: RecordedRequest, capabilities: JsonObject = {}):
   expect(r.headers["mcp-protocol-version"], what).toBe(MODERN);
   expect(meta(r)[PV], what).toBe(r.headers["mcp-protocol-version"]);
   expect(meta(r)[CI], what).toEqual(CLIENT_INFO);
-  expect(meta(r)[CC], what).toEqual(capabilities);
+  expect(meta(r)[CC], what).toEqual({ ...capabilities, ...WITH_TASKS });
   const method = rpcMethod(r);
   const named = method === "tools/call" || method === "prompts/get" ? params(r)["name"] : method === "resources/read" ? params(r)["uri"] : undefined;
   if (named === undefined) expect(r.headers["mcp-name"], what).toBeUndefined();
@@ -198,7 +201,7 @@ describe.each(BACKENDS)("modern Streamable HTTP over %s", (backend) => {
         jsonrpc: "2.0",
         id: expect.any(Number),
         method: "server/discover",
-        params: { _meta: { [PV]: MODERN, [CI]: CLIENT_INFO, [CC]: {} } },
+        params: { _meta: { [PV]: MODERN, [CI]: CLIENT_INFO, [CC]: WITH_TASKS } },
       });
 
       expect(await s.listTools()).toEqual([ECHO_TOOL]);
@@ -447,7 +450,7 @@ describe.each(BACKENDS)("modern Streamable HTTP over %s", (backend) => {
       await s.callTool("echo", {});
       await s.listTools();
       expect(srv.requests).toHaveLength(3);
-      for (const r of srv.requests) expect(meta(r)[CC]).toStrictEqual(expected);
+      for (const r of srv.requests) expect(meta(r)[CC]).toStrictEqual({ ...expected, ...WITH_TASKS });
       expectAllModern(srv, expected);
     });
 

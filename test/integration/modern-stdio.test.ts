@@ -49,7 +49,7 @@ describe("negotiation", () => {
     expect(meta(probe)).toEqual({
       "io.modelcontextprotocol/protocolVersion": "2026-07-28",
       "io.modelcontextprotocol/clientInfo": { name: "host", version: "2" },
-      "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {}, url: {} }, roots: {} },
+      "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {}, url: {} }, roots: {}, extensions: { "io.modelcontextprotocol/tasks": {} } },
     });
     expect(raw.messages.some((m) => (m as RpcMessage).method === "initialize")).toBe(false);
   });
@@ -131,7 +131,7 @@ describe("the modern wire", () => {
     expect(meta(list)).toEqual({
       "io.modelcontextprotocol/protocolVersion": "2026-07-28",
       "io.modelcontextprotocol/clientInfo": { name: "host", version: "2" },
-      "io.modelcontextprotocol/clientCapabilities": {},
+      "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } },
     });
     const call = raw.messages.find((m) => (m as RpcMessage).method === "tools/call") as RpcMessage;
     expect(params(call)).toMatchObject({ name: "t", arguments: { a: 1 } });

@@ -28,7 +28,7 @@ describe("handshake", () => {
     expect(probe.params._meta).toEqual({
       "io.modelcontextprotocol/protocolVersion": "2026-07-28",
       "io.modelcontextprotocol/clientInfo": { name: "test-host", version: "1.2.3" },
-      "io.modelcontextprotocol/clientCapabilities": {},
+      "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } },
     });
     // No cancellation of the probe: a legacy server must get nothing but initialize next.
     expect((raw.messages[1] as { method: string }).method).toBe("initialize");

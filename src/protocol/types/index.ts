@@ -5,3 +5,4 @@ export type * from "./tools.js";
 export type * from "./resources.js";
 export type * from "./prompts.js";
 export type * from "./client-features.js";
+export type * from "./tasks.js";

@@ -1,0 +1,169 @@
+/**
+ * Following a task to its end, in either era: look at it every poll interval (the server's,
+ * kept between a floor and a ceiling, never earlier), let the era act on what each look shows
+ * (`EraTasks.advance`: answer its input, fetch its result), and end with what the call would
+ * have returned. A status notification, when one comes, ends the wait at once; none is waited
+ * for.
+ *
+ * - `timeout` bounds the whole wait (`"timeout"`); the task goes on at the server.
+ * - A task past `createdAt + ttlMs` that has not ended is given up (`"timeout"`).
+ * - The caller's `signal` cancels the task with `tasks/cancel` (never `notifications/cancelled`,
+ *   which no `tasks/*` request sends) and rejects with `"cancelled"`.
+ * - A status that leaves a terminal one, or an unknown one: `"protocol"`; the task is left as it
+ *   is.
+ * - The connection's end ends the wait with the connection's error.
+ */
+import { protocolError } from "../util/assert.js";
+import { ClientError } from "../util/errors.js";
+import { callHost, type Logger } from "../util/logger.js";
+import { SpanBound, delay } from "../util/time.js";
+import { isTerminal, type TaskSnapshot } from "./tasks.js";
+import type { TaskHandle, TaskRequest } from "./types/index.js";
+
+/** The poll interval when the server names none, and the bounds of the one it names. */
+export const DEFAULT_POLL_MS = 1_000;
+export const MIN_POLL_MS = 10;
+export const MAX_POLL_MS = 30_000;
+
+export interface AwaitTaskOptions {
+  signal?: AbortSignal | undefined;
+  /** Bound on the whole wait, in ms. */
+  timeout?: number | undefined;
+  /** Handler context of the task's input requests. */
+  assigns?: unknown;
+  /** Told of every new status or status message. */
+  onStatus?: ((task: TaskHandle) => void) | undefined;
+}
+
+/** What a step of the era is given. */
+export interface TaskFlow {
+  readonly assigns: unknown;
+  readonly signal: AbortSignal;
+  /** 2026-07-28: the input request keys seen so far, with what each asked (JSON). */
+  readonly seen: Map<string, string>;
+}
+
+/** What each era does with tasks; `legacy.ts` and `modern.ts` each hold one. */
+export interface EraTasks {
+  readonly serverId: string;
+  /** Why tasks cannot be followed on this connection, or undefined when they can. */
+  readonly unavailable: string | undefined;
+  /** Whether `tasks/cancel` may be sent. */
+  readonly canCancel: boolean;
+  /** Whether a plain `tools/call` may get a task (2026-07-28; 2025-11-25 tools that require one). */
+  readonly makesUnasked: boolean;
+  /** The `task` param to add to a `tools/call` (2025-11-25), or undefined to call plainly. */
+  ask(tool: string, wanted: TaskRequest | undefined, options: { signal?: AbortSignal | undefined; timeout?: number | undefined }): Promise<Record<string, unknown> | undefined>;
+  /** The task a `tools/call` result created, or undefined when it is a plain result. */
+  created(raw: Record<string, unknown>, asked: boolean): TaskSnapshot | undefined;
+  get(taskId: string, signal: AbortSignal | undefined): Promise<TaskSnapshot>;
+  /** The call's result when this look ends the task (or the era fetches it now); undefined: look again later. */
+  advance(snapshot: TaskSnapshot, flow: TaskFlow): Promise<Record<string, unknown> | undefined>;
+  cancel(taskId: string): Promise<void>;
+  list?(cursor: string | undefined): Promise<{ tasks: TaskHandle[]; nextCursor?: string | undefined }>;
+  /** Hears of status notifications for `taskId` until the returned function is called. */
+  watch(taskId: string, listener: (snapshot: TaskSnapshot) => void): () => void;
+  /** Aborts when the connection ends. */
+  lifetime(): AbortSignal;
+}
+
+/** `start`: what the caller knows, a snapshot (a creation result) or the bare id. */
+export async function followTask(tasks: EraTasks, start: TaskSnapshot | string, options: AwaitTaskOptions, logger: Logger): Promise<Record<string, unknown>> {
+  const taskId = typeof start === "string" ? start : start.handle.taskId;
+  const lifetime = tasks.lifetime();
+  const span = new SpanBound([options.signal, lifetime], options.timeout, () => new Error(`timeout of ${options.timeout} ms`));
+  const flow: TaskFlow = { assigns: options.assigns, signal: span.signal, seen: new Map() };
+  let pushed: TaskSnapshot | undefined;
+  let wake: AbortController | undefined;
+  const unwatch = tasks.watch(taskId, (snapshot) => {
+    pushed = snapshot;
+    wake?.abort();
+  });
+  let last: TaskHandle | undefined;
+  try {
+    let snapshot = typeof start === "string" ? await tasks.get(taskId, span.signal) : start;
+    for (;;) {
+      last = observe(last, snapshot.handle, options, logger);
+      const outcome = await tasks.advance(snapshot, flow);
+      if (outcome !== undefined) return outcome;
+      checkTtl(snapshot.handle);
+      if (pushed === undefined) {
+        wake = new AbortController();
+        await sleep(pollInterval(snapshot.handle), span.signal, wake.signal);
+        wake = undefined;
+      }
+      const next = pushed;
+      pushed = undefined;
+      snapshot = next ?? (await tasks.get(taskId, span.signal));
+    }
+  } catch (error) {
+    throw await ending(error, tasks, taskId, span, options, lifetime, logger);
+  } finally {
+    unwatch();
+    span.dispose();
+  }
+}
+
+/** The server's interval between the floor and the ceiling. */
+function pollInterval(task: TaskHandle): number {
+  const asked = task.pollIntervalMs ?? DEFAULT_POLL_MS;
+  return Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, asked));
+}
+
+/** Waits `ms`; a `wake` ends it early; the span's end rejects. */
+async function sleep(ms: number, span: AbortSignal, wake: AbortSignal): Promise<void> {
+  if (span.aborted) throw new ClientError("cancelled", "the wait ended");
+  const either = new AbortController();
+  const stop = (): void => either.abort();
+  span.addEventListener("abort", stop, { once: true });
+  wake.addEventListener("abort", stop, { once: true });
+  try {
+    await delay(ms, either.signal).catch(() => {});
+  } finally {
+    span.removeEventListener("abort", stop);
+    wake.removeEventListener("abort", stop);
+  }
+  if (span.aborted) throw new ClientError("cancelled", "the wait ended");
+}
+
+/** Checks the step from the last status to this one; tells the host of a change. */
+function observe(last: TaskHandle | undefined, next: TaskHandle, options: AwaitTaskOptions, logger: Logger): TaskHandle {
+  if (last !== undefined && isTerminal(last.status) && next.status !== last.status) {
+    throw protocolError(`task ${next.taskId} went from "${last.status}" back to "${next.status}"`, next);
+  }
+  const changed = last === undefined || last.status !== next.status || last.statusMessage !== next.statusMessage;
+  if (changed && options.onStatus !== undefined) callHost(logger, "onStatus", options.onStatus, next);
+  return next;
+}
+
+/** A task that has not ended past its lifetime is given up: the server may have dropped it. */
+function checkTtl(task: TaskHandle): void {
+  if (task.ttlMs === null || isTerminal(task.status)) return;
+  const created = Date.parse(task.createdAt);
+  if (!Number.isFinite(created)) return;
+  if (Date.now() > created + task.ttlMs) {
+    throw new ClientError("timeout", `task ${task.taskId} passed its lifetime of ${task.ttlMs} ms without ending`);
+  }
+}
+
+/** The error the wait ends with; a cancel by the caller is sent as `tasks/cancel` first. */
+async function ending(
+  error: unknown,
+  tasks: EraTasks,
+  taskId: string,
+  span: SpanBound,
+  options: AwaitTaskOptions,
+  lifetime: AbortSignal,
+  logger: Logger,
+): Promise<unknown> {
+  if (span.timedOut) return new ClientError("timeout", `task ${taskId} did not end within ${options.timeout} ms`, { cause: error });
+  if (lifetime.aborted && lifetime.reason instanceof ClientError) return lifetime.reason;
+  if (options.signal?.aborted === true) {
+    if (tasks.canCancel) {
+      // The cancel is cooperative and its ack only that: a failure to send it is told, not thrown.
+      await tasks.cancel(taskId).catch((failure: unknown) => logger.warn(`server "${tasks.serverId}": tasks/cancel of task ${taskId} failed`, { error: failure }));
+    }
+    return new ClientError("cancelled", `task ${taskId} was cancelled`, { cause: options.signal.reason });
+  }
+  return error;
+}

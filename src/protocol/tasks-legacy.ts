@@ -1,0 +1,226 @@
+/**
+ * Tasks of 2025-11-25 (basic/utilities/tasks), which the client asks for: only where the
+ * server declares `tasks.requests.tools.call` and the tool's `execution.taskSupport` allows it
+ * (`required`: always, a plain call included; `optional`: when asked; `forbidden` or absent:
+ * never, and asking is a `"usage"` error). A tool whose support is not known yet is learnt from
+ * a listing of the tools.
+ *
+ * The task is polled with `tasks/get`; once it needs input or has ended, `tasks/result` is
+ * called: it blocks until the end and returns what the call would have returned, while the
+ * server sends its input requests tagged `related-task`, which are answered through the
+ * pipeline like any other (their ctx carries the awaiting call's `assigns`, their answers the
+ * same tag). A `failed` task whose `tasks/result` is a JSON-RPC error is `"task_failed"`; one
+ * whose result is a tool's `isError: true` (what `failed` also means in this version) resolves
+ * with that result, as the call would have.
+ */
+import { protocolError } from "../util/assert.js";
+import { ClientError } from "../util/errors.js";
+import { isObject } from "../util/json.js";
+import type { Logger } from "../util/logger.js";
+import type { RelatedCall } from "../rpc/pending-call.js";
+import type { RpcPeer } from "../rpc/peer.js";
+import { allPages, checkListTools } from "./results.js";
+import { LEGACY_FIELDS, RELATED_TASK, expectTask, parseTask, relatedTaskOf, type TaskSnapshot } from "./tasks.js";
+import type { EraTasks, TaskFlow } from "./task-follow.js";
+import type { ServerCapabilities, TaskHandle, TaskRequest, Tool } from "./types/index.js";
+import type { LegacyVersion } from "./versions.js";
+
+/** A task someone follows: the context its input requests get. */
+interface Awaited {
+  readonly assigns: unknown;
+  /** The id of its `tasks/result` in flight, if one is. */
+  resultCall: number | undefined;
+}
+
+const NO_TASK = Object.freeze({});
+
+export class LegacyTasks implements EraTasks {
+  readonly unavailable: string | undefined;
+  readonly canCancel: boolean;
+  readonly makesUnasked: boolean;
+  private readonly canList: boolean;
+  private readonly callsAsTasks: boolean;
+  /** `execution.taskSupport` of each tool listed so far. */
+  private readonly support = new Map<string, string | undefined>();
+  private listed = false;
+  private readonly awaited = new Map<string, Awaited>();
+  private readonly watchers = new Map<string, Set<(snapshot: TaskSnapshot) => void>>();
+  private life: AbortController | undefined;
+  private endedWith: ClientError | undefined;
+
+  constructor(
+    private readonly peer: RpcPeer,
+    version: LegacyVersion,
+    capabilities: ServerCapabilities,
+    readonly serverId: string,
+    private readonly logger: Logger,
+  ) {
+    const tasks = capabilities.tasks;
+    const requests = isObject(tasks) && isObject(tasks.requests) ? tasks.requests : undefined;
+    this.callsAsTasks = version === "2025-11-25" && isObject(requests?.tools) && isObject(requests.tools.call);
+    this.canCancel = version === "2025-11-25" && isObject(tasks) && isObject(tasks.cancel);
+    this.canList = version === "2025-11-25" && isObject(tasks) && isObject(tasks.list);
+    this.makesUnasked = this.callsAsTasks;
+    this.unavailable =
+      version !== "2025-11-25"
+        ? `tasks do not exist in protocol version ${version}`
+        : !isObject(tasks)
+          ? 'the server did not declare the "tasks" capability'
+          : undefined;
+  }
+
+  async ask(tool: string, wanted: TaskRequest | undefined, options: { signal?: AbortSignal | undefined; timeout?: number | undefined }): Promise<Record<string, unknown> | undefined> {
+    if (!this.callsAsTasks) return undefined;
+    const support = await this.supportOf(tool, options);
+    if (support === "required" || (support === "optional" && wanted !== undefined)) {
+      const ttl = wanted !== undefined && wanted !== true ? wanted.ttlMs : undefined;
+      return ttl === undefined ? NO_TASK : { ttl };
+    }
+    if (wanted !== undefined && support !== "optional") {
+      throw new ClientError("usage", `tool "${tool}" may not run as a task (its execution.taskSupport is ${support === undefined ? "absent" : `"${support}"`})`, { serverId: this.serverId });
+    }
+    return undefined;
+  }
+
+  created(raw: Record<string, unknown>, asked: boolean): TaskSnapshot | undefined {
+    if (!asked || !isObject(raw.task)) return undefined;
+    // The hint for a model meanwhile sits in the result's `_meta`, beside the task.
+    const task = isObject(raw._meta) ? { ...raw.task, _meta: raw._meta } : raw.task;
+    return { handle: parseTask(task, "the task tools/call created", LEGACY_FIELDS, this.serverId, raw), detailed: false };
+  }
+
+  async get(taskId: string, signal: AbortSignal | undefined): Promise<TaskSnapshot> {
+    const raw = await this.peer.request("tasks/get", { taskId }, { signal, cancellable: false });
+    return { handle: this.taskOf(raw, taskId, "tasks/get"), detailed: true };
+  }
+
+  async advance(snapshot: TaskSnapshot, flow: TaskFlow): Promise<Record<string, unknown> | undefined> {
+    const { status, taskId } = snapshot.handle;
+    if (status === "working") return undefined;
+    if (status === "cancelled") throw new ClientError("cancelled", `task ${taskId} was cancelled at the server`, { serverId: this.serverId });
+    return this.result(taskId, status === "failed", flow);
+  }
+
+  async cancel(taskId: string): Promise<void> {
+    const raw = await this.peer.request("tasks/cancel", { taskId }, { cancellable: false });
+    this.taskOf(raw, taskId, "tasks/cancel");
+  }
+
+  async list(cursor: string | undefined): Promise<{ tasks: TaskHandle[]; nextCursor?: string | undefined }> {
+    if (!this.canList) throw new ClientError("unsupported", this.unavailable ?? 'the server did not declare "tasks.list"', { serverId: this.serverId });
+    const raw = await this.peer.request("tasks/list", cursor === undefined ? undefined : { cursor });
+    if (!isObject(raw) || !Array.isArray(raw.tasks)) throw protocolError('the result of tasks/list must carry a "tasks" array', raw);
+    if (raw.nextCursor !== undefined && typeof raw.nextCursor !== "string") throw protocolError('the "nextCursor" of tasks/list must be a string', raw);
+    const tasks = raw.tasks.map((task, i) => parseTask(task, `tasks/list "tasks"[${i}]`, LEGACY_FIELDS, this.serverId, raw));
+    return { tasks, nextCursor: raw.nextCursor };
+  }
+
+  watch(taskId: string, listener: (snapshot: TaskSnapshot) => void): () => void {
+    let set = this.watchers.get(taskId);
+    if (set === undefined) this.watchers.set(taskId, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.watchers.delete(taskId);
+    };
+  }
+
+  lifetime(): AbortSignal {
+    if (this.life === undefined) {
+      this.life = new AbortController();
+      if (this.endedWith !== undefined) this.life.abort(this.endedWith);
+    }
+    return this.life.signal;
+  }
+
+  end(reason: ClientError): void {
+    this.endedWith ??= reason;
+    this.life?.abort(reason);
+  }
+
+  /** `notifications/tasks/status`: used when it comes (it wakes a waiting follower), never relied on. */
+  statusNotified(params: Record<string, unknown>): void {
+    const taskId = typeof params.taskId === "string" ? params.taskId : undefined;
+    const listeners = taskId === undefined ? undefined : this.watchers.get(taskId);
+    if (listeners === undefined) return;
+    let handle: TaskHandle;
+    try {
+      handle = parseTask(params, "notifications/tasks/status", LEGACY_FIELDS, this.serverId);
+    } catch (error) {
+      this.logger.warn(`server "${this.serverId}": a malformed task status notification was ignored`, { error });
+      return;
+    }
+    for (const listener of listeners) listener({ handle, detailed: true });
+  }
+
+  /**
+   * The call a server request tagged `related-task` belongs to: the `tasks/result` in flight for
+   * that task, else the follower's context alone; undefined for a request of no followed task.
+   */
+  relatedCall(params: Record<string, unknown> | undefined): RelatedCall | undefined {
+    const taskId = relatedTaskOf(params);
+    const awaited = taskId === undefined ? undefined : this.awaited.get(taskId);
+    if (awaited === undefined) return undefined;
+    const call = this.peer.pendingCall(awaited.resultCall);
+    return call ?? { id: null, assigns: awaited.assigns, pause() {}, resume() {} };
+  }
+
+  /** The tools of a listing: their task support is remembered. */
+  recordTools(tools: readonly Tool[]): void {
+    for (const tool of tools) {
+      const support = isObject(tool.execution) && typeof tool.execution.taskSupport === "string" ? tool.execution.taskSupport : undefined;
+      this.support.set(tool.name, support);
+    }
+  }
+
+  /** The `_meta` an answer to a request of `taskId` carries. */
+  static answerMeta(taskId: string): Record<string, unknown> {
+    return { [RELATED_TASK]: { taskId } };
+  }
+
+  private async supportOf(tool: string, options: { signal?: AbortSignal | undefined; timeout?: number | undefined }): Promise<string | undefined> {
+    if (!this.support.has(tool) && !this.listed) {
+      // Never listed: learn the tools now, once (a tool not in the listing has no support).
+      this.listed = true;
+      await allPages(true, async (cursor) => {
+        const raw = await this.peer.request("tools/list", cursor === undefined ? undefined : { cursor }, { signal: options.signal, timeout: options.timeout });
+        const page = checkListTools(raw, { version: "2025-11-25", dropped: () => {} });
+        this.recordTools(page.tools);
+        return { items: [], nextCursor: page.nextCursor };
+      });
+    }
+    return this.support.get(tool);
+  }
+
+  /** `tasks/result`: blocks until the task ends; its input requests come meanwhile. */
+  private async result(taskId: string, failed: boolean, flow: TaskFlow): Promise<Record<string, unknown>> {
+    const awaited: Awaited = this.awaited.get(taskId) ?? { assigns: flow.assigns, resultCall: undefined };
+    this.awaited.set(taskId, awaited);
+    let raw: unknown;
+    try {
+      raw = await this.peer.request(
+        "tasks/result",
+        { taskId },
+        // The task's time is the follower's to bound; a cancel goes as tasks/cancel.
+        { signal: flow.signal, timeout: Infinity, cancellable: false, assigns: flow.assigns, onId: (id) => (awaited.resultCall = id) },
+        true,
+      );
+    } catch (error) {
+      if (failed && error instanceof ClientError && error.kind === "rpc") {
+        throw new ClientError("task_failed", `task ${taskId} failed: ${error.message}`, { serverId: this.serverId, code: error.code, data: error.data, cause: error });
+      }
+      throw error;
+    } finally {
+      awaited.resultCall = undefined;
+      this.awaited.delete(taskId);
+    }
+    if (!isObject(raw)) throw protocolError("the result of tasks/result must be an object", raw);
+    const tagged = relatedTaskOf(raw);
+    if (tagged !== undefined && tagged !== taskId) throw protocolError(`tasks/result for task ${taskId} carries the result of another task, ${tagged}`, raw);
+    return raw;
+  }
+
+  private taskOf(raw: unknown, taskId: string, method: string): TaskHandle {
+    return expectTask(parseTask(raw, `the result of ${method}`, LEGACY_FIELDS, this.serverId), taskId, method, raw);
+  }
+}
