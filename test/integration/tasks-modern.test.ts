@@ -187,7 +187,7 @@ describe("time (fake clock)", () => {
    * scripts differs), and once told, the client is about to sleep: a turn of the event loop
    * later its timer is armed, so moving the clock then is moving it past a known start.
    */
-  function follower(): { onStatus: (task: TaskHandle) => void; seen(count: number): Promise<void> } {
+  function follower(): { onStatus: (task: TaskHandle) => void; seen: (count: number) => Promise<void> } {
     let count = 0;
     const waiters: Array<{ count: number; resolve: () => void }> = [];
     return {
