@@ -3,7 +3,7 @@
 // tool-level rule, the nested CreateTaskResult, tasks/result and the input requests tagged
 // related-task (their ctx, their tagged answers), failed, cancel, status notifications.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Client, type ElicitResult, type Handler, type ServerHandle, type TaskHandle } from "../../src/index.js";
+import { Client, isTask, type ElicitResult, type Handler, type TaskHandle } from "../../src/index.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { EVERYTHING_SERVER } from "../helpers/official.js";
 import { deferred, startRawStdio, type JsonObject, type RawStdioServer, type RpcMessage } from "../helpers/raw-stdio.js";
@@ -183,7 +183,9 @@ describe("a raw 2025-11-25 server", () => {
 
   it("has no tasks where the server declares none: asking calls plainly, getTask is unsupported", async () => {
     const { server } = await legacyTaskServer(undefined, { tools: {} });
-    expect((await server.callTool("job", {}, { task: true })).content).toEqual([{ type: "text", text: "plain" }]);
+    const outcome = await server.callTool("job", {}, { task: true });
+    expect(isTask(outcome)).toBe(false);
+    expect(!isTask(outcome) && outcome.content).toEqual([{ type: "text", text: "plain" }]);
     await expect(server.getTask("t-1")).rejects.toMatchObject({ kind: "unsupported" });
     await expect(server.listTasks()).rejects.toMatchObject({ kind: "unsupported" });
   });
