@@ -19,6 +19,8 @@ export interface ListenFilter {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  /** The tasks extension: `notifications/tasks` for these tasks (a follower takes them as polls). */
+  taskIds?: string[];
 }
 
 export interface Subscription {
