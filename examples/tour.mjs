@@ -1,10 +1,20 @@
-// `npm start`: connect to the bundled notes server over stdio, show what it offers, call a tool.
+// `npm start`: connect to the bundled notes server over stdio, show what it offers, call a tool;
+// then run the bundled research server's tool as a task, which asks a question while it runs.
 import { fileURLToPath } from "node:url";
-import { Client, ClientError } from "conduit-mcp";
+import { Client, ClientError, isTask } from "conduit-mcp";
 
 const serverScript = fileURLToPath(new URL("./servers/notes-server.mjs", import.meta.url));
+const researchScript = fileURLToPath(new URL("./servers/research-server.mjs", import.meta.url));
 
-const client = new Client({ name: "conduit-tour", version: "0.1.0" });
+// The one Handler answers what servers ask; here it takes the first choice a form offers.
+const handler = {
+  handleElicitation: (params, ctx) => {
+    const [name, field] = Object.entries(params.requestedSchema.properties)[0];
+    console.log(`  ${ctx.serverId} asks: ${params.message} → ${field.enum[0]}`);
+    return { action: "accept", content: { [name]: field.enum[0] } };
+  },
+};
+const client = new Client({ name: "conduit-tour", version: "0.1.0", handler });
 try {
   const notes = await client.connect("notes", { command: process.execPath, args: [serverScript] });
   console.log(`connected to ${notes.serverInfo.name} ${notes.serverInfo.version}: protocol ${notes.protocolVersion} (${notes.era} era)`);
@@ -30,6 +40,15 @@ try {
 
   const index = await notes.readResource("notes://index");
   console.log(`\nnotes://index:\n  ${index.contents[0].text.split("\n").join("\n  ")}`);
+
+  const research = await client.connect("research", { command: process.execPath, args: [researchScript] });
+  console.log(`\nresearch (protocol ${research.protocolVersion}): a tool that runs as a task`);
+  const outcome = await research.callTool("research", { topic: "tides" }, { task: true });
+  if (isTask(outcome)) {
+    console.log(`  task ${outcome.taskId}: ${outcome.status}`);
+    const result = await research.awaitTask(outcome, { onStatus: (task) => console.log(`  ${task.status}: ${task.statusMessage ?? ""}`) });
+    console.log(`  ${result.content[0].text}`);
+  } else console.log(`  ${outcome.content[0].text}`);
 } catch (error) {
   if (error instanceof ClientError) console.error(`failed (${error.kind}): ${error.message}`);
   else console.error(error);
