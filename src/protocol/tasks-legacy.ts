@@ -13,6 +13,7 @@
  * whose result is a tool's `isError: true` (what `failed` also means in this version) resolves
  * with that result, as the call would have.
  */
+import { setMaxListeners } from "node:events";
 import { protocolError } from "../util/assert.js";
 import { ClientError } from "../util/errors.js";
 import { isObject } from "../util/json.js";
@@ -42,7 +43,8 @@ export class LegacyTasks implements EraTasks {
   private readonly callsAsTasks: boolean;
   /** `execution.taskSupport` of each tool listed so far. */
   private readonly support = new Map<string, string | undefined>();
-  private listed = false;
+  /** The listing that learns the tools' task support, once, shared by the calls that wait for it. */
+  private listing: Promise<void> | undefined;
   private readonly awaited = new Map<string, Awaited>();
   private readonly watchers = new Map<string, Set<(snapshot: TaskSnapshot) => void>>();
   private life: AbortController | undefined;
@@ -128,6 +130,8 @@ export class LegacyTasks implements EraTasks {
   lifetime(): AbortSignal {
     if (this.life === undefined) {
       this.life = new AbortController();
+      // Every follower of a task listens to it, and a host may follow hundreds at once.
+      setMaxListeners(0, this.life.signal);
       if (this.endedWith !== undefined) this.life.abort(this.endedWith);
     }
     return this.life.signal;
@@ -179,17 +183,25 @@ export class LegacyTasks implements EraTasks {
   }
 
   private async supportOf(tool: string, options: { signal?: AbortSignal | undefined; timeout?: number | undefined }): Promise<string | undefined> {
-    if (!this.support.has(tool) && !this.listed) {
-      // Never listed: learn the tools now, once (a tool not in the listing has no support).
-      this.listed = true;
-      await allPages(true, async (cursor) => {
-        const raw = await this.peer.request("tools/list", cursor === undefined ? undefined : { cursor }, { signal: options.signal, timeout: options.timeout });
-        const page = checkListTools(raw, { version: "2025-11-25", dropped: () => {} });
-        this.recordTools(page.tools);
-        return { items: [], nextCursor: page.nextCursor };
+    if (!this.support.has(tool)) {
+      // Never listed: learn the tools now, once for all the calls that ask meanwhile (a tool not
+      // in the listing has no support). A listing that failed is tried again by the next call.
+      this.listing ??= this.listTools(options).catch((error: unknown) => {
+        this.listing = undefined;
+        throw error;
       });
+      await this.listing;
     }
     return this.support.get(tool);
+  }
+
+  private async listTools(options: { signal?: AbortSignal | undefined; timeout?: number | undefined }): Promise<void> {
+    await allPages(true, async (cursor) => {
+      const raw = await this.peer.request("tools/list", cursor === undefined ? undefined : { cursor }, { signal: options.signal, timeout: options.timeout });
+      const page = checkListTools(raw, { version: "2025-11-25", dropped: () => {} });
+      this.recordTools(page.tools);
+      return { items: [], nextCursor: page.nextCursor };
+    });
   }
 
   /** `tasks/result`: blocks until the task ends; its input requests come meanwhile. */

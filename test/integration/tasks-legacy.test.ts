@@ -139,6 +139,15 @@ describe("a raw 2025-11-25 server", () => {
     expect((await server.callTool("job", {})).content).toEqual([{ type: "text", text: "plain" }]);
   });
 
+  it("learns the tools once for calls that come together before any listing", async () => {
+    const { raw, server, statuses, final } = await legacyTaskServer();
+    statuses.splice(0, 1, "completed");
+    final.resolve({ content: [{ type: "text", text: "one of many" }] });
+    const results = await Promise.all(Array.from({ length: 5 }, () => server.callTool("must", {})));
+    expect(results.map((r) => r.content)).toEqual(Array.from({ length: 5 }, () => [{ type: "text", text: "one of many" }]));
+    expect(sentMethods(raw).filter((m) => m === "tools/list")).toHaveLength(1);
+  });
+
   it("a failed task whose result is a JSON-RPC error is task_failed; one whose result is a tool error resolves with it", async () => {
     const first = await legacyTaskServer();
     first.statuses.splice(0, 1, "failed");

@@ -120,6 +120,25 @@ describe("a tools/call the server makes a task of", () => {
   });
 });
 
+describe("many at once", () => {
+  it("follows twenty tasks at once without a listener warning (each follower listens to the connection's life)", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    try {
+      const { raw, server } = await setup();
+      scriptTasks(raw, [{ status: "working" }, { status: "working" }, done("ok")]);
+      const results = await Promise.all(Array.from({ length: 20 }, () => server.callTool("t", {})));
+      expect(results.every((r) => r.content.length === 1)).toBe(true);
+      // A warning is emitted on the next turn of the event loop.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning")).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+});
+
 describe("cancelling and giving up", () => {
   it("an aborted signal sends tasks/cancel, never notifications/cancelled, and rejects with cancelled", async () => {
     const { raw, server } = await setup();
