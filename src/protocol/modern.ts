@@ -83,6 +83,7 @@ export class ModernCodec implements EraCodec {
         send: async (method, params, signal) => classifyResult(method, await this.leg(method, params, { cancellable: false }, signal, undefined)).result,
         answer: this.answerRound,
         lifetime: this.lifetimeOf,
+        listen: (filter, signal) => this.subscriptions.listen(filter, peer.requestTimeout, signal),
       },
       negotiated.serverCapabilities,
       settings.serverId,

@@ -46,8 +46,11 @@ export class Subscriptions {
     private readonly notifyCancel: boolean,
   ) {}
 
-  /** Opens a subscription; resolves once the server acknowledged it. */
-  listen(filter: ListenFilter, ackTimeout: number): Promise<Subscription> {
+  /**
+   * Opens a subscription; resolves once the server acknowledged it. `signal` closes it, also
+   * before the acknowledgement (then the promise rejects with `"cancelled"`).
+   */
+  listen(filter: ListenFilter, ackTimeout: number, signal?: AbortSignal): Promise<Subscription> {
     const controller = new AbortController();
     let id = -1;
     let acknowledged = false;
@@ -85,6 +88,7 @@ export class Subscriptions {
         request.then(() => reject(new ClientError("closed", "the connection is closed")), reject);
         return;
       }
+      signal?.addEventListener("abort", () => close(new ClientError("cancelled", "the subscription was closed before it was acknowledged")), { once: true });
       this.live.set(id, {
         acknowledge: (honoured) => {
           if (acknowledged) return;

@@ -19,6 +19,7 @@ import { quote } from "../util/text.js";
 import type { InputRequest } from "./mrtr.js";
 import { TASKS_EXTENSION, expectTask, parseDetailedTask, parseTask, MODERN_FIELDS, type TaskSnapshot } from "./tasks.js";
 import type { EraTasks, TaskFlow } from "./task-follow.js";
+import type { ListenFilter, Subscription } from "./subscriptions.js";
 import type { ServerCapabilities } from "./types/index.js";
 
 /** What the era's codec lends: one request under its rules, and the answering of input. */
@@ -26,6 +27,7 @@ export interface ModernTaskLink {
   send(method: string, params: Record<string, unknown>, signal: AbortSignal | undefined): Promise<unknown>;
   answer(requests: Record<string, InputRequest>, call: { assigns: unknown; signal: AbortSignal | undefined }): Promise<Record<string, unknown>>;
   lifetime(): AbortSignal;
+  listen(filter: ListenFilter, signal: AbortSignal): Promise<Subscription>;
 }
 
 export class ModernTasks implements EraTasks {
@@ -33,6 +35,10 @@ export class ModernTasks implements EraTasks {
   readonly canCancel: boolean;
   readonly makesUnasked: boolean;
   private readonly watchers = new Map<string, Set<(snapshot: TaskSnapshot) => void>>();
+  /** Whether the server sends `notifications/tasks` to a listen that asks (unknown until one asked). */
+  private offered: boolean | undefined;
+  /** The first listen, which tells; the followers that come meanwhile wait for it. */
+  private probing: Promise<void> | undefined;
 
   constructor(
     private readonly link: ModernTaskLink,
@@ -91,14 +97,44 @@ export class ModernTasks implements EraTasks {
     await this.link.send("tasks/cancel", { taskId }, undefined);
   }
 
+  /**
+   * Hears of `notifications/tasks` for the task: through a `subscriptions/listen` asking for its
+   * id, while the server honours such listens (the first one tells; a server that refuses it, or
+   * acknowledges without the id, is asked no more). The follower polls whatever happens.
+   */
   watch(taskId: string, listener: (snapshot: TaskSnapshot) => void): () => void {
     let set = this.watchers.get(taskId);
     if (set === undefined) this.watchers.set(taskId, (set = new Set()));
     set.add(listener);
+    const stop = new AbortController();
+    void this.subscribe(taskId, stop.signal);
     return () => {
+      stop.abort();
       set.delete(listener);
       if (set.size === 0) this.watchers.delete(taskId);
     };
+  }
+
+  private async subscribe(taskId: string, stop: AbortSignal): Promise<void> {
+    if (this.offered === undefined && this.probing !== undefined) await this.probing;
+    if (this.offered === false || stop.aborted) return;
+    const first = this.offered === undefined;
+    let told = (): void => {};
+    if (first) this.probing = new Promise((resolve) => (told = resolve));
+    try {
+      const subscription = await this.link.listen({ taskIds: [taskId] }, stop);
+      const honoured = Array.isArray(subscription.honoured.taskIds) && subscription.honoured.taskIds.includes(taskId);
+      if (first) this.offered = honoured;
+      if (!honoured) await subscription.close();
+      // Closed with the follow (the signal); an end of its own leaves the follower polling.
+    } catch {
+      if (first && !stop.aborted) this.offered = false;
+    } finally {
+      if (first) {
+        this.probing = undefined;
+        told();
+      }
+    }
   }
 
   lifetime(): AbortSignal {

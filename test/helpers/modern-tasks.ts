@@ -2,6 +2,7 @@
 // `tools/call` of a task tool answers a flat CreateTaskResult; each `tasks/get` answers the next
 // step of the script (the last one repeats); `tasks/update` and `tasks/cancel` are acknowledged
 // with an empty result and recorded; an unknown task id gets -32602, as the extension says.
+// `subscriptions/listen` is refused (-32601) unless `listens` is given: then the test answers it.
 import type { Answer, JsonObject, RpcMessage } from "./raw-stdio.js";
 
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -33,6 +34,8 @@ export interface ScriptOptions {
   creation?: JsonObject;
   /** Tools that answer plainly, by name. */
   plain?: Record<string, JsonObject>;
+  /** Takes each `subscriptions/listen` (the test acknowledges it); refused when absent. */
+  listens?: (message: RpcMessage) => void;
 }
 
 export function scriptTasks(server: Handles, steps: Step[], options: ScriptOptions = {}): TaskScript {
@@ -56,6 +59,11 @@ export function scriptTasks(server: Handles, steps: Step[], options: ScriptOptio
     if (plain !== undefined) return { resultType: "complete", ...plain };
     script.calls.push(message);
     return { resultType: "task", ...base, status: "working", ...options.creation };
+  });
+  server.handle("subscriptions/listen", (message) => {
+    if (options.listens === undefined) return { error: { code: -32601, message: "Method not found" } };
+    options.listens(message);
+    return undefined;
   });
   server.handle("tasks/get", (message) => {
     script.gets.push({ at: Date.now(), message });

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Client, isTask, type ClientOptions, type Handler, type ServerHandle, type TaskHandle } from "../../src/index.js";
 import { capturingLogger } from "../helpers/logger.js";
-import { startRawStdio, type RawStdioServer, type RpcMessage } from "../helpers/raw-stdio.js";
+import { deferred, startRawStdio, type RawStdioServer, type RpcMessage } from "../helpers/raw-stdio.js";
 import { TASKS_EXTENSION, done, elicitName, scriptTasks, type Step, type TaskScript } from "../helpers/modern-tasks.js";
 import { track } from "../helpers/cleanup.js";
 
@@ -136,6 +136,46 @@ describe("many at once", () => {
     } finally {
       process.off("warning", onWarning);
     }
+  });
+});
+
+describe("notifications/tasks", () => {
+  it("come through a listen asking for the task's id, and end the wait at once (fake clock, never advanced)", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date", "performance"] });
+    const { raw, server } = await setup();
+    const listens: RpcMessage[] = [];
+    const listened = deferred<RpcMessage>();
+    scriptTasks(raw, [{ status: "working" }], {
+      creation: { pollIntervalMs: 60_000 },
+      listens: (m) => {
+        listens.push(m);
+        listened.resolve(m);
+      },
+    });
+    const result = server.callTool("t", {});
+    const listen = await listened.promise;
+    expect(listen.params?.["notifications"]).toEqual({ taskIds: ["task-1"] });
+    const tag = { "io.modelcontextprotocol/subscriptionId": listen.id };
+    await raw.send({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: { taskIds: ["task-1"] }, _meta: tag } });
+    await raw.send({
+      jsonrpc: "2.0",
+      method: "notifications/tasks",
+      params: { taskId: "task-1", status: "completed", createdAt: "2026-01-01T00:00:00Z", lastUpdatedAt: "2026-01-01T00:00:01Z", ttlMs: null, result: { content: [{ type: "text", text: "pushed" }] }, _meta: tag },
+    });
+    expect((await result).content).toEqual([{ type: "text", text: "pushed" }]);
+    // No poll was needed; the listen is closed with the follow (a cancellation naming it, on stdio).
+    expect(methods(raw)).not.toContain("tasks/get");
+    const closing = await raw.next("notifications/cancelled");
+    expect(closing.params?.["requestId"]).toBe(listen.id);
+    expect(listens).toHaveLength(1);
+  });
+
+  it("are asked for no more once a server refused the listen: polling alone", async () => {
+    const { raw, server } = await setup();
+    scriptTasks(raw, [{ status: "working" }, done("polled")]);
+    expect((await server.callTool("t", {})).content).toEqual([{ type: "text", text: "polled" }]);
+    expect((await server.callTool("t", {})).content).toEqual([{ type: "text", text: "polled" }]);
+    expect(methods(raw).filter((m) => m === "subscriptions/listen")).toHaveLength(1);
   });
 });
 
