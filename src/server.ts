@@ -40,9 +40,10 @@ import type { Era, ProtocolVersion } from "./protocol/versions.js";
 import type { InputCounters } from "./server-binding.js";
 import { knownKeys, optional, positiveNumber } from "./util/arguments.js";
 import { isObject } from "./util/json.js";
+import { now } from "./util/time.js";
 import { urlElicitationRequired } from "./input/elicitation.js";
 import { ClientError, ErrorCode, InvalidArgumentError, atBoundary } from "./util/errors.js";
-import type { Logger } from "./util/logger.js";
+import { callHost, type Logger } from "./util/logger.js";
 
 export type ServerState = "connecting" | "ready" | "closing" | "closed";
 
@@ -73,6 +74,8 @@ export interface ToolCallOptions extends CallOptions {
    * the result is then a `TaskHandle` when the server made one, to follow with `awaitTask`.
    */
   task?: TaskRequest | undefined;
+  /** A task the server made without being asked, which the call follows: its handle, to keep. */
+  onTask?: ((task: TaskHandle) => void) | undefined;
 }
 
 /** Options of list calls, which are never "calls" in the handler's sense. */
@@ -222,33 +225,43 @@ export class ServerHandle implements CheckContext {
   /**
    * `tools/call`; a tool's own failure is `isError: true` in the result, not a throw. A task the
    * server makes without being asked (2026-07-28, or a tool of 2025-11-25 that requires one) is
-   * followed to its end, bounded by `maxTotalTimeout` (else `timeout`) when given; asked for with
-   * `task`, it is returned as a `TaskHandle` (`result.resultType === "task"`).
+   * followed to its end, within what is left of `maxTotalTimeout`, else `timeout`, else the
+   * client's `requestTimeout` (the bound of any plain call; `onTask` learns the task's id, to
+   * follow it further with `awaitTask`); asked for with `task`, it is returned as a `TaskHandle`
+   * (`isTask(result)`).
    */
   callTool(name: string, args: Record<string, unknown> | undefined, options: ToolCallOptions & { task: TaskRequest }): Promise<CallToolResult | TaskHandle>;
-  callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
+  callTool(name: string, args?: Record<string, unknown>, options?: ToolCallOptions & { task?: undefined }): Promise<CallToolResult>;
   callTool(name: string, args?: Record<string, unknown>, options?: ToolCallOptions): Promise<CallToolResult | TaskHandle> {
     requireString("tool name", name);
     requireRecord("tool arguments", args);
     const params = args === undefined ? { name } : { name, arguments: args };
     // Most calls make no task: they take the path of every request.
-    if (options?.task === undefined && !this.connection.mayMakeTasks) return this.request("tools/call", params, options);
+    if ((options === undefined || (options.task === undefined && options.onTask === undefined)) && !this.connection.mayMakeTasks) {
+      return this.request("tools/call", params, options === undefined || !Object.hasOwn(options, "task") ? options : withoutTask(options));
+    }
     return this.taskCall(params, options);
   }
 
   private async taskCall(params: { name: string; arguments?: Record<string, unknown> }, options: ToolCallOptions | undefined): Promise<CallToolResult | TaskHandle> {
-    const { task: wanted, ...call } = options ?? {};
+    const { task: wanted, onTask, ...call } = options ?? {};
     if (options !== undefined) checkCallOptions(call);
     if (wanted !== undefined) checkTaskRequest(wanted);
+    if (onTask !== undefined && typeof onTask !== "function") throw new InvalidArgumentError("onTask must be a function");
+    // A total bound stays total: what the call's legs used is not given to the follow again.
+    const started = now();
     try {
       const tasks = this.connection.tasks;
-      const ask = await tasks.ask(params.name, wanted, { signal: call.signal, timeout: call.timeout });
+      const ask = await tasks.ask(params.name, wanted, call.signal);
       const raw = await this.connection.request("tools/call", ask === undefined ? params : { ...params, task: ask }, call);
       const created = isObject(raw) ? tasks.created(raw, ask !== undefined) : undefined;
       if (created === undefined) return checkCallTool(raw, this);
       if (wanted !== undefined) return created.handle;
-      // Not asked for: followed, so that the call returns what a call returns.
-      const result = await this.connection.followTask(created, { signal: call.signal, timeout: call.maxTotalTimeout ?? call.timeout, assigns: call.assigns });
+      if (onTask !== undefined) callHost(this.logger, "onTask", onTask, created.handle);
+      // Not asked for: followed, so that the call returns what a call returns, in the time of one.
+      const bound = call.maxTotalTimeout ?? call.timeout ?? this.connection.requestTimeout;
+      const left = Math.max(1, bound - (now() - started));
+      const result = await this.connection.followTask(created, { signal: call.signal, timeout: left, assigns: call.assigns });
       return checkCallTool(result, this);
     } catch (error) {
       throw atBoundary(this.urlsRequired(error), this.id);
@@ -469,4 +482,9 @@ function checkTaskRequest(task: unknown): void {
 
 function requireTaskId(taskId: unknown): void {
   if (typeof taskId !== "string" || taskId === "") throw new InvalidArgumentError("a task id must be a non-empty string");
+}
+
+function withoutTask(options: ToolCallOptions): CallOptions {
+  const { task: _task, ...call } = options;
+  return call;
 }

@@ -182,6 +182,8 @@ async function handle(message) {
       return reply(id, { tasks: [...tasks.values()].map(wire) });
     case "tasks/cancel":
       if (task === undefined) return fail(id, -32602, "Failed to retrieve task: Task not found");
+      // 2025-11-25: an ended task cannot be cancelled (-32602); the extension acknowledges anyway.
+      if (task.endedAt !== undefined && era === "legacy") return fail(id, -32602, `task ${task.id} has already ended`);
       if (task.endedAt === undefined) setStatus(task, "cancelled", "cancelled by request");
       task.answer?.(undefined);
       return reply(id, era === "modern" ? { resultType: "complete" } : wire(task));

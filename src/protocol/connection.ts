@@ -187,6 +187,11 @@ export class Connection implements PeerHandlers, EarlyReceiver {
     return codec.tasks;
   }
 
+  /** The timeout of requests that name none. */
+  get requestTimeout(): number {
+    return this.settings.requestTimeout;
+  }
+
   /** Whether a `tools/call` may make a task without being asked (the server declared tasks). */
   get mayMakeTasks(): boolean {
     return this.codec?.tasks.unavailable === undefined && this.codec?.tasks.makesUnasked === true;

@@ -66,7 +66,8 @@ export class LegacyCodec implements EraCodec {
   }
 
   get callsInFlight(): number {
-    return this.peer.callsInFlight;
+    // A task followed is a call in flight between its polls too.
+    return this.peer.callsInFlight + this.tasks.following;
   }
 
   start(): void {

@@ -88,6 +88,7 @@ export class ModernCodec implements EraCodec {
       negotiated.serverCapabilities,
       settings.serverId,
       settings.logger,
+      settings.maxInputRounds,
     );
   }
 

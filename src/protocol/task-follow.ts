@@ -7,6 +7,8 @@
  *
  * - `timeout` bounds the whole wait (`"timeout"`); the task goes on at the server.
  * - A task past `createdAt + ttlMs` that has not ended is given up (`"timeout"`).
+ * - The followers of one task on one connection share what they learn of it (`task-shares.ts`):
+ *   its input is answered once.
  * - The caller's `signal` cancels the task with `tasks/cancel` (never `notifications/cancelled`,
  *   which no `tasks/*` request sends) and rejects with `"cancelled"`.
  * - A status that leaves a terminal one, or an unknown one: `"protocol"`; the task is left as it
@@ -16,7 +18,9 @@
 import { protocolError } from "../util/assert.js";
 import { ClientError } from "../util/errors.js";
 import { callHost, type Logger } from "../util/logger.js";
-import { SpanBound, delay } from "../util/time.js";
+import { quote } from "../util/text.js";
+import { SpanBound, delay, now } from "../util/time.js";
+import type { TaskShare } from "./task-shares.js";
 import { isTerminal, type TaskSnapshot } from "./tasks.js";
 import type { TaskHandle, TaskRequest } from "./types/index.js";
 
@@ -39,8 +43,10 @@ export interface AwaitTaskOptions {
 export interface TaskFlow {
   readonly assigns: unknown;
   readonly signal: AbortSignal;
-  /** 2026-07-28: the input request keys seen so far, with what each asked (JSON). */
-  readonly seen: Map<string, string>;
+  /** What the followers of this task share on the connection. */
+  readonly share: TaskShare;
+  /** Milliseconds left of the task's lifetime; undefined when it has no limit. */
+  ttlLeft(): number | undefined;
 }
 
 /** What each era does with tasks; `legacy.ts` and `modern.ts` each hold one. */
@@ -53,7 +59,7 @@ export interface EraTasks {
   /** Whether a plain `tools/call` may get a task (2026-07-28; 2025-11-25 tools that require one). */
   readonly makesUnasked: boolean;
   /** The `task` param to add to a `tools/call` (2025-11-25), or undefined to call plainly. */
-  ask(tool: string, wanted: TaskRequest | undefined, options: { signal?: AbortSignal | undefined; timeout?: number | undefined }): Promise<Record<string, unknown> | undefined>;
+  ask(tool: string, wanted: TaskRequest | undefined, signal: AbortSignal | undefined): Promise<Record<string, unknown> | undefined>;
   /** The task a `tools/call` result created, or undefined when it is a plain result. */
   created(raw: Record<string, unknown>, asked: boolean): TaskSnapshot | undefined;
   get(taskId: string, signal: AbortSignal | undefined): Promise<TaskSnapshot>;
@@ -61,8 +67,8 @@ export interface EraTasks {
   advance(snapshot: TaskSnapshot, flow: TaskFlow): Promise<Record<string, unknown> | undefined>;
   cancel(taskId: string): Promise<void>;
   list?(cursor: string | undefined): Promise<{ tasks: TaskHandle[]; nextCursor?: string | undefined }>;
-  /** Hears of status notifications for `taskId` until the returned function is called. */
-  watch(taskId: string, listener: (snapshot: TaskSnapshot) => void): () => void;
+  /** Joins the followers of `taskId`, hearing of its status notifications, until `leave`. */
+  join(taskId: string, assigns: unknown, listener: (snapshot: TaskSnapshot) => void): { share: TaskShare; leave: () => void };
   /** Aborts when the connection ends. */
   lifetime(): AbortSignal;
 }
@@ -72,21 +78,23 @@ export async function followTask(tasks: EraTasks, start: TaskSnapshot | string, 
   const taskId = typeof start === "string" ? start : start.handle.taskId;
   const lifetime = tasks.lifetime();
   const span = new SpanBound([options.signal, lifetime], options.timeout, () => new Error(`timeout of ${options.timeout} ms`));
-  const flow: TaskFlow = { assigns: options.assigns, signal: span.signal, seen: new Map() };
   let pushed: TaskSnapshot | undefined;
   let wake: AbortController | undefined;
-  const unwatch = tasks.watch(taskId, (snapshot) => {
+  const { share, leave } = tasks.join(taskId, options.assigns, (snapshot) => {
     pushed = snapshot;
     wake?.abort();
   });
+  const lifetimeOf = new TaskLifetime();
+  const flow: TaskFlow = { assigns: options.assigns, signal: span.signal, share, ttlLeft: () => lifetimeOf.left() };
   let last: TaskHandle | undefined;
   try {
     let snapshot = typeof start === "string" ? await tasks.get(taskId, span.signal) : start;
     for (;;) {
       last = observe(last, snapshot.handle, options, logger);
+      lifetimeOf.look(snapshot.handle);
       const outcome = await tasks.advance(snapshot, flow);
       if (outcome !== undefined) return outcome;
-      checkTtl(snapshot.handle);
+      lifetimeOf.check(snapshot.handle);
       if (pushed === undefined) {
         wake = new AbortController();
         await sleep(pollInterval(snapshot.handle), span.signal, wake.signal);
@@ -97,9 +105,9 @@ export async function followTask(tasks: EraTasks, start: TaskSnapshot | string, 
       snapshot = next ?? (await tasks.get(taskId, span.signal));
     }
   } catch (error) {
-    throw await ending(error, tasks, taskId, span, options, lifetime, logger);
+    throw ending(error, tasks, taskId, span, options, lifetime, logger);
   } finally {
-    unwatch();
+    leave();
     span.dispose();
   }
 }
@@ -129,41 +137,50 @@ async function sleep(ms: number, span: AbortSignal, wake: AbortSignal): Promise<
 /** Checks the step from the last status to this one; tells the host of a change. */
 function observe(last: TaskHandle | undefined, next: TaskHandle, options: AwaitTaskOptions, logger: Logger): TaskHandle {
   if (last !== undefined && isTerminal(last.status) && next.status !== last.status) {
-    throw protocolError(`task ${next.taskId} went from "${last.status}" back to "${next.status}"`, next);
+    throw protocolError(`task ${quote(next.taskId)} went from "${last.status}" back to "${next.status}"`, next);
   }
   const changed = last === undefined || last.status !== next.status || last.statusMessage !== next.statusMessage;
   if (changed && options.onStatus !== undefined) callHost(logger, "onStatus", options.onStatus, next);
   return next;
 }
 
-/** A task that has not ended past its lifetime is given up: the server may have dropped it. */
-function checkTtl(task: TaskHandle): void {
-  if (task.ttlMs === null || isTerminal(task.status)) return;
-  const created = Date.parse(task.createdAt);
-  if (!Number.isFinite(created)) return;
-  if (Date.now() > created + task.ttlMs) {
-    throw new ClientError("timeout", `task ${task.taskId} passed its lifetime of ${task.ttlMs} ms without ending`);
+/**
+ * When a task that has not ended is given up: `createdAt + ttlMs`, on this client's monotonic
+ * clock. The age at the first look is what the server's own two stamps say (`lastUpdatedAt`
+ * less `createdAt`): a lower bound that never compares the server's clock with this one.
+ */
+class TaskLifetime {
+  /** `now()` at the task's creation, as far as this client can tell. */
+  private born: number | undefined;
+  private ttl: number | null = null;
+
+  look(task: TaskHandle): void {
+    this.ttl = task.ttlMs;
+    if (this.born !== undefined) return;
+    const created = Date.parse(task.createdAt);
+    const updated = task.lastUpdatedAt === undefined ? created : Date.parse(task.lastUpdatedAt);
+    this.born = now() - Math.max(0, updated - created);
+  }
+
+  left(): number | undefined {
+    if (this.ttl === null || this.born === undefined) return undefined;
+    return Math.max(0, this.born + this.ttl - now());
+  }
+
+  check(task: TaskHandle): void {
+    if (isTerminal(task.status) || this.left() !== 0) return;
+    throw new ClientError("timeout", `task ${quote(task.taskId)} passed its lifetime of ${task.ttlMs} ms without ending`);
   }
 }
 
-/** The error the wait ends with; a cancel by the caller is sent as `tasks/cancel` first. */
-async function ending(
-  error: unknown,
-  tasks: EraTasks,
-  taskId: string,
-  span: SpanBound,
-  options: AwaitTaskOptions,
-  lifetime: AbortSignal,
-  logger: Logger,
-): Promise<unknown> {
-  if (span.timedOut) return new ClientError("timeout", `task ${taskId} did not end within ${options.timeout} ms`, { cause: error });
+/** The error the wait ends with; a cancel by the caller is sent as `tasks/cancel` (not waited for). */
+function ending(error: unknown, tasks: EraTasks, taskId: string, span: SpanBound, options: AwaitTaskOptions, lifetime: AbortSignal, logger: Logger): unknown {
+  if (span.timedOut) return new ClientError("timeout", `task ${quote(taskId)} did not end within ${options.timeout} ms`, { cause: error });
   if (lifetime.aborted && lifetime.reason instanceof ClientError) return lifetime.reason;
   if (options.signal?.aborted === true) {
-    if (tasks.canCancel) {
-      // The cancel is cooperative and its ack only that: a failure to send it is told, not thrown.
-      await tasks.cancel(taskId).catch((failure: unknown) => logger.warn(`server "${tasks.serverId}": tasks/cancel of task ${taskId} failed`, { error: failure }));
-    }
-    return new ClientError("cancelled", `task ${taskId} was cancelled`, { cause: options.signal.reason });
+    // Cooperative, and its ack says only that: a failure to send it is told, not thrown.
+    if (tasks.canCancel) tasks.cancel(taskId).catch((failure: unknown) => logger.warn(`server "${tasks.serverId}": tasks/cancel of task ${quote(taskId)} failed`, { error: failure }));
+    return new ClientError("cancelled", `task ${quote(taskId)} was cancelled`, { cause: options.signal.reason });
   }
   return error;
 }

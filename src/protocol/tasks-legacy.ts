@@ -15,7 +15,7 @@
  */
 import { setMaxListeners } from "node:events";
 import { protocolError } from "../util/assert.js";
-import { ClientError } from "../util/errors.js";
+import { ClientError, ErrorCode } from "../util/errors.js";
 import { isObject } from "../util/json.js";
 import type { Logger } from "../util/logger.js";
 import type { RelatedCall } from "../rpc/pending-call.js";
@@ -23,15 +23,11 @@ import type { RpcPeer } from "../rpc/peer.js";
 import { allPages, checkListTools } from "./results.js";
 import { LEGACY_FIELDS, RELATED_TASK, expectTask, parseTask, relatedTaskOf, type TaskSnapshot } from "./tasks.js";
 import type { EraTasks, TaskFlow } from "./task-follow.js";
+import { TaskShares, type TaskShare } from "./task-shares.js";
+import { excerpt, quote } from "../util/text.js";
+import { untilAborted } from "../util/time.js";
 import type { ServerCapabilities, TaskHandle, TaskRequest, Tool } from "./types/index.js";
 import type { LegacyVersion } from "./versions.js";
-
-/** A task someone follows: the context its input requests get. */
-interface Awaited {
-  readonly assigns: unknown;
-  /** The id of its `tasks/result` in flight, if one is. */
-  resultCall: number | undefined;
-}
 
 const NO_TASK = Object.freeze({});
 
@@ -45,8 +41,7 @@ export class LegacyTasks implements EraTasks {
   private readonly support = new Map<string, string | undefined>();
   /** The listing that learns the tools' task support, once, shared by the calls that wait for it. */
   private listing: Promise<void> | undefined;
-  private readonly awaited = new Map<string, Awaited>();
-  private readonly watchers = new Map<string, Set<(snapshot: TaskSnapshot) => void>>();
+  private readonly shares = new TaskShares();
   private life: AbortController | undefined;
   private endedWith: ClientError | undefined;
 
@@ -71,9 +66,9 @@ export class LegacyTasks implements EraTasks {
           : undefined;
   }
 
-  async ask(tool: string, wanted: TaskRequest | undefined, options: { signal?: AbortSignal | undefined; timeout?: number | undefined }): Promise<Record<string, unknown> | undefined> {
+  async ask(tool: string, wanted: TaskRequest | undefined, signal: AbortSignal | undefined): Promise<Record<string, unknown> | undefined> {
     if (!this.callsAsTasks) return undefined;
-    const support = await this.supportOf(tool, options);
+    const support = await this.supportOf(tool, wanted !== undefined, signal);
     if (support === "required" || (support === "optional" && wanted !== undefined)) {
       const ttl = wanted !== undefined && wanted !== true ? wanted.ttlMs : undefined;
       return ttl === undefined ? NO_TASK : { ttl };
@@ -99,8 +94,8 @@ export class LegacyTasks implements EraTasks {
   async advance(snapshot: TaskSnapshot, flow: TaskFlow): Promise<Record<string, unknown> | undefined> {
     const { status, taskId } = snapshot.handle;
     if (status === "working") return undefined;
-    if (status === "cancelled") throw new ClientError("cancelled", `task ${taskId} was cancelled at the server`, { serverId: this.serverId });
-    return this.result(taskId, status === "failed", flow);
+    if (status === "cancelled") throw new ClientError("cancelled", `task ${quote(taskId)} was cancelled at the server`, { serverId: this.serverId });
+    return this.result(taskId, flow);
   }
 
   async cancel(taskId: string): Promise<void> {
@@ -117,14 +112,13 @@ export class LegacyTasks implements EraTasks {
     return { tasks, nextCursor: raw.nextCursor };
   }
 
-  watch(taskId: string, listener: (snapshot: TaskSnapshot) => void): () => void {
-    let set = this.watchers.get(taskId);
-    if (set === undefined) this.watchers.set(taskId, (set = new Set()));
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0) this.watchers.delete(taskId);
-    };
+  join(taskId: string, assigns: unknown, listener: (snapshot: TaskSnapshot) => void): { share: TaskShare; leave: () => void } {
+    return this.shares.join(taskId, assigns, listener);
+  }
+
+  /** Followers of tasks: each is a call in flight, between its polls too (the idle rule). */
+  get following(): number {
+    return this.shares.following;
   }
 
   lifetime(): AbortSignal {
@@ -145,8 +139,7 @@ export class LegacyTasks implements EraTasks {
   /** `notifications/tasks/status`: used when it comes (it wakes a waiting follower), never relied on. */
   statusNotified(params: Record<string, unknown>): void {
     const taskId = typeof params.taskId === "string" ? params.taskId : undefined;
-    const listeners = taskId === undefined ? undefined : this.watchers.get(taskId);
-    if (listeners === undefined) return;
+    if (taskId === undefined || !this.shares.has(taskId)) return;
     let handle: TaskHandle;
     try {
       handle = parseTask(params, "notifications/tasks/status", LEGACY_FIELDS, this.serverId);
@@ -154,19 +147,20 @@ export class LegacyTasks implements EraTasks {
       this.logger.warn(`server "${this.serverId}": a malformed task status notification was ignored`, { error });
       return;
     }
-    for (const listener of listeners) listener({ handle, detailed: true });
+    this.shares.notify(taskId, { handle, detailed: true });
   }
 
   /**
    * The call a server request tagged `related-task` belongs to: the `tasks/result` in flight for
-   * that task, else the follower's context alone; undefined for a request of no followed task.
+   * that task, else the followers' context alone (the server may ask on any stream, before the
+   * client called `tasks/result`); undefined for a request of no followed task.
    */
   relatedCall(params: Record<string, unknown> | undefined): RelatedCall | undefined {
     const taskId = relatedTaskOf(params);
-    const awaited = taskId === undefined ? undefined : this.awaited.get(taskId);
-    if (awaited === undefined) return undefined;
-    const call = this.peer.pendingCall(awaited.resultCall);
-    return call ?? { id: null, assigns: awaited.assigns, pause() {}, resume() {} };
+    const share = taskId === undefined ? undefined : this.shares.get(taskId);
+    if (share === undefined) return undefined;
+    const call = this.peer.pendingCall(share.resultCall);
+    return call ?? { id: null, assigns: share.assigns, pause() {}, resume() {} };
   }
 
   /** The tools of a listing: their task support is remembered. */
@@ -182,53 +176,70 @@ export class LegacyTasks implements EraTasks {
     return { [RELATED_TASK]: { taskId } };
   }
 
-  private async supportOf(tool: string, options: { signal?: AbortSignal | undefined; timeout?: number | undefined }): Promise<string | undefined> {
-    if (!this.support.has(tool)) {
-      // Never listed: learn the tools now, once for all the calls that ask meanwhile (a tool not
-      // in the listing has no support). A listing that failed is tried again by the next call.
-      this.listing ??= this.listTools(options).catch((error: unknown) => {
-        this.listing = undefined;
-        throw error;
-      });
-      await this.listing;
+  /**
+   * The tool's `execution.taskSupport`, learnt from a listing of the tools when none was made:
+   * one listing, on the connection's own time, shared by the calls that ask meanwhile (each
+   * waits on its own signal). A listing that fails is tried again by the next call; a plain call
+   * goes on without it (the tool's support stays unknown), one that asks for a task fails.
+   */
+  private async supportOf(tool: string, wanted: boolean, signal: AbortSignal | undefined): Promise<string | undefined> {
+    if (this.support.has(tool)) return this.support.get(tool);
+    this.listing ??= this.listTools().catch((error: unknown) => {
+      this.listing = undefined;
+      throw error;
+    });
+    try {
+      await untilAborted(this.listing, signal);
+    } catch (error) {
+      if (wanted || signal?.aborted === true) throw error;
+      this.logger.warn(`server "${this.serverId}": the tools could not be listed to learn their task support; calling plainly`, { error });
     }
     return this.support.get(tool);
   }
 
-  private async listTools(options: { signal?: AbortSignal | undefined; timeout?: number | undefined }): Promise<void> {
+  private async listTools(): Promise<void> {
+    const signal = this.lifetime();
     await allPages(true, async (cursor) => {
-      const raw = await this.peer.request("tools/list", cursor === undefined ? undefined : { cursor }, { signal: options.signal, timeout: options.timeout });
+      const raw = await this.peer.request("tools/list", cursor === undefined ? undefined : { cursor }, { signal });
       const page = checkListTools(raw, { version: "2025-11-25", dropped: () => {} });
       this.recordTools(page.tools);
       return { items: [], nextCursor: page.nextCursor };
     });
   }
 
-  /** `tasks/result`: blocks until the task ends; its input requests come meanwhile. */
-  private async result(taskId: string, failed: boolean, flow: TaskFlow): Promise<Record<string, unknown>> {
-    const awaited: Awaited = this.awaited.get(taskId) ?? { assigns: flow.assigns, resultCall: undefined };
-    this.awaited.set(taskId, awaited);
+  /**
+   * `tasks/result`: blocks until the task ends, within what is left of its lifetime; its input
+   * requests come meanwhile. One at a time per task: a second follower waits for the first's
+   * and then asks again (the server gives every caller the same end).
+   */
+  private async result(taskId: string, flow: TaskFlow): Promise<Record<string, unknown>> {
+    const share = flow.share;
+    while (share.resultDone !== undefined) await untilAborted(share.resultDone.catch(() => {}), flow.signal);
+    const left = flow.ttlLeft();
+    const asked = this.peer.request(
+      "tasks/result",
+      { taskId },
+      // The task's time is the follower's to bound; a cancel goes as tasks/cancel.
+      { signal: flow.signal, timeout: left ?? Infinity, cancellable: false, assigns: share.assigns, onId: (id) => (share.resultCall = id) },
+      true,
+    );
+    share.resultDone = asked;
     let raw: unknown;
     try {
-      raw = await this.peer.request(
-        "tasks/result",
-        { taskId },
-        // The task's time is the follower's to bound; a cancel goes as tasks/cancel.
-        { signal: flow.signal, timeout: Infinity, cancellable: false, assigns: flow.assigns, onId: (id) => (awaited.resultCall = id) },
-        true,
-      );
+      raw = await asked;
     } catch (error) {
-      if (failed && error instanceof ClientError && error.kind === "rpc") {
-        throw new ClientError("task_failed", `task ${taskId} failed: ${error.message}`, { serverId: this.serverId, code: error.code, data: error.data, cause: error });
+      // The underlying request's error, not one about the task itself (unknown, expired).
+      if (error instanceof ClientError && error.kind === "rpc" && error.code !== ErrorCode.InvalidParams && error.code !== ErrorCode.MethodNotFound) {
+        throw new ClientError("task_failed", `task ${quote(taskId)} failed: ${excerpt(error.message, 200)}`, { serverId: this.serverId, code: error.code, data: error.data, cause: error });
       }
       throw error;
     } finally {
-      awaited.resultCall = undefined;
-      this.awaited.delete(taskId);
+      share.resultCall = undefined;
+      share.resultDone = undefined;
     }
     if (!isObject(raw)) throw protocolError("the result of tasks/result must be an object", raw);
     const tagged = relatedTaskOf(raw);
-    if (tagged !== undefined && tagged !== taskId) throw protocolError(`tasks/result for task ${taskId} carries the result of another task, ${tagged}`, raw);
+    if (tagged !== undefined && tagged !== taskId) throw protocolError(`tasks/result for task ${quote(taskId)} carries the result of another task, ${quote(tagged)}`, raw);
     return raw;
   }
 

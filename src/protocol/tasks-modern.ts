@@ -15,10 +15,12 @@ import { protocolError } from "../util/assert.js";
 import { ClientError } from "../util/errors.js";
 import { isObject } from "../util/json.js";
 import type { Logger } from "../util/logger.js";
-import { quote } from "../util/text.js";
+import { excerpt, quote } from "../util/text.js";
 import type { InputRequest } from "./mrtr.js";
 import { TASKS_EXTENSION, expectTask, parseDetailedTask, parseTask, MODERN_FIELDS, type TaskSnapshot } from "./tasks.js";
 import type { EraTasks, TaskFlow } from "./task-follow.js";
+import { TaskShares, type TaskShare } from "./task-shares.js";
+import { canonicalJson } from "../util/json.js";
 import type { ListenFilter, Subscription } from "./subscriptions.js";
 import type { ServerCapabilities } from "./types/index.js";
 
@@ -34,17 +36,21 @@ export class ModernTasks implements EraTasks {
   readonly unavailable: string | undefined;
   readonly canCancel: boolean;
   readonly makesUnasked: boolean;
-  private readonly watchers = new Map<string, Set<(snapshot: TaskSnapshot) => void>>();
+  private readonly shares = new TaskShares(() => this.idsChanged());
   /** Whether the server sends `notifications/tasks` to a listen that asks (unknown until one asked). */
   private offered: boolean | undefined;
-  /** The first listen, which tells; the followers that come meanwhile wait for it. */
-  private probing: Promise<void> | undefined;
+  /** The listen for the tasks followed now, and whether it is being opened again. */
+  private current: Subscription | undefined;
+  private refreshing = false;
+  private dirty = false;
 
   constructor(
     private readonly link: ModernTaskLink,
     capabilities: ServerCapabilities,
     readonly serverId: string,
     private readonly logger: Logger,
+    /** Input rounds a task may ask for (`maxInputRounds`). */
+    private readonly maxRounds: number,
   ) {
     const declared = isObject(capabilities.extensions) && isObject(capabilities.extensions[TASKS_EXTENSION]);
     this.unavailable = declared ? undefined : `the server did not declare the ${TASKS_EXTENSION} extension`;
@@ -86,10 +92,10 @@ export class ModernTasks implements EraTasks {
         return snapshot.result;
       case "failed": {
         const error = snapshot.error!;
-        throw new ClientError("task_failed", `task ${taskId} failed: ${error.message}`, { serverId: this.serverId, code: error.code, data: error.data });
+        throw new ClientError("task_failed", `task ${quote(taskId)} failed: ${excerpt(error.message, 200)}`, { serverId: this.serverId, code: error.code, data: error.data });
       }
       case "cancelled":
-        throw new ClientError("cancelled", `task ${taskId} was cancelled at the server`, { serverId: this.serverId });
+        throw new ClientError("cancelled", `task ${quote(taskId)} was cancelled at the server`, { serverId: this.serverId });
     }
   }
 
@@ -97,44 +103,55 @@ export class ModernTasks implements EraTasks {
     await this.link.send("tasks/cancel", { taskId }, undefined);
   }
 
-  /**
-   * Hears of `notifications/tasks` for the task: through a `subscriptions/listen` asking for its
-   * id, while the server honours such listens (the first one tells; a server that refuses it, or
-   * acknowledges without the id, is asked no more). The follower polls whatever happens.
-   */
-  watch(taskId: string, listener: (snapshot: TaskSnapshot) => void): () => void {
-    let set = this.watchers.get(taskId);
-    if (set === undefined) this.watchers.set(taskId, (set = new Set()));
-    set.add(listener);
-    const stop = new AbortController();
-    void this.subscribe(taskId, stop.signal);
-    return () => {
-      stop.abort();
-      set.delete(listener);
-      if (set.size === 0) this.watchers.delete(taskId);
-    };
+  join(taskId: string, assigns: unknown, listener: (snapshot: TaskSnapshot) => void): { share: TaskShare; leave: () => void } {
+    return this.shares.join(taskId, assigns, listener);
   }
 
-  private async subscribe(taskId: string, stop: AbortSignal): Promise<void> {
-    if (this.offered === undefined && this.probing !== undefined) await this.probing;
-    if (this.offered === false || stop.aborted) return;
-    const first = this.offered === undefined;
-    let told = (): void => {};
-    if (first) this.probing = new Promise((resolve) => (told = resolve));
+  /**
+   * `notifications/tasks` come through one `subscriptions/listen` for every task followed on
+   * the connection, opened again when that set changes (changes that come together make one
+   * listen; the new one is open before the old one closes), while the server honours such
+   * listens: the first one tells, and a server that refuses it, or acknowledges none of the ids,
+   * is asked no more. Followers poll whatever happens.
+   */
+  private idsChanged(): void {
+    if (this.offered === false) return;
+    this.dirty = true;
+    if (!this.refreshing) void this.refresh();
+  }
+
+  private async refresh(): Promise<void> {
+    this.refreshing = true;
     try {
-      const subscription = await this.link.listen({ taskIds: [taskId] }, stop);
-      const honoured = Array.isArray(subscription.honoured.taskIds) && subscription.honoured.taskIds.includes(taskId);
-      if (first) this.offered = honoured;
-      if (!honoured) await subscription.close();
-      // Closed with the follow (the signal); an end of its own leaves the follower polling.
-    } catch {
-      if (first && !stop.aborted) this.offered = false;
+      await new Promise((resolve) => setImmediate(resolve));
+      while (this.dirty && this.offered !== false) {
+        this.dirty = false;
+        const ids = this.shares.ids();
+        const previous = this.current;
+        this.current = undefined;
+        if (ids.length > 0) this.current = await this.listenFor(ids);
+        if (previous !== undefined) void previous.close();
+      }
     } finally {
-      if (first) {
-        this.probing = undefined;
-        told();
+      this.refreshing = false;
+    }
+  }
+
+  private async listenFor(ids: string[]): Promise<Subscription | undefined> {
+    try {
+      const subscription = await this.link.listen({ taskIds: ids }, this.lifetime());
+      const honoured = subscription.honoured.taskIds;
+      const any = Array.isArray(honoured) && honoured.length > 0;
+      this.offered ??= any;
+      if (any) return subscription;
+      await subscription.close();
+    } catch (error) {
+      if (this.offered === undefined) {
+        this.offered = false;
+        this.logger.debug(`server "${this.serverId}": no notifications/tasks (${error instanceof Error ? error.message : String(error)}); polling alone`);
       }
     }
+    return undefined;
   }
 
   lifetime(): AbortSignal {
@@ -144,8 +161,7 @@ export class ModernTasks implements EraTasks {
   /** `notifications/tasks` (through `subscriptions/listen`): a full `DetailedTask`, used when it comes. */
   notified(params: Record<string, unknown>): void {
     const taskId = typeof params.taskId === "string" ? params.taskId : undefined;
-    const listeners = taskId === undefined ? undefined : this.watchers.get(taskId);
-    if (listeners === undefined) return;
+    if (taskId === undefined || !this.shares.has(taskId)) return;
     let snapshot: TaskSnapshot;
     try {
       snapshot = parseDetailedTask(params, "notifications/tasks", this.serverId);
@@ -153,27 +169,31 @@ export class ModernTasks implements EraTasks {
       this.logger.warn(`server "${this.serverId}": a malformed task notification was ignored`, { error });
       return;
     }
-    for (const listener of listeners) listener(snapshot);
+    this.shares.notify(taskId, snapshot);
   }
 
-  /** Answers the keys not seen before, and sends them in one `tasks/update`. */
+  /**
+   * Answers the keys no follower of the task saw before, and sends them in one `tasks/update`;
+   * a round more than `maxInputRounds` ends the follow (a task is no way around the bound).
+   */
   private async answer(taskId: string, requests: Record<string, InputRequest>, flow: TaskFlow): Promise<void> {
+    const seen = flow.share.seen;
     const fresh: Record<string, InputRequest> = {};
     let count = 0;
     for (const [key, request] of Object.entries(requests)) {
-      const asked = JSON.stringify(request);
-      const before = flow.seen.get(key);
+      const asked = canonicalJson(request);
+      const before = seen.get(key);
       if (before === undefined) {
-        flow.seen.set(key, asked);
         Object.defineProperty(fresh, key, { value: request, enumerable: true, writable: true, configurable: true });
         count++;
       } else if (before !== asked) {
-        throw protocolError(`task ${taskId} reused the input request key ${quote(key)} for another request`, requests);
+        throw protocolError(`task ${quote(taskId)} reused the input request key ${quote(key)} for another request`, requests);
       }
     }
     if (count === 0) return;
+    if (++flow.share.rounds > this.maxRounds) throw protocolError(`task ${quote(taskId)} still asked for input after ${this.maxRounds} rounds`, requests);
+    for (const key of Object.keys(fresh)) seen.set(key, canonicalJson(fresh[key]));
     const inputResponses = await this.link.answer(fresh, { assigns: flow.assigns, signal: flow.signal });
     await this.link.send("tasks/update", { taskId, inputResponses }, flow.signal);
   }
 }
-

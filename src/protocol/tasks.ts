@@ -24,9 +24,12 @@ const IMMEDIATE_RESPONSE = "io.modelcontextprotocol/model-immediate-response";
 
 const STATUSES: ReadonlySet<string> = new Set<TaskStatus>(["working", "input_required", "completed", "failed", "cancelled"]);
 
+/** The handles this client made: a result a server shaped like one is still a result. */
+const HANDLES = new WeakSet<object>();
+
 /** Whether `callTool`'s outcome is a task (to follow with `awaitTask`) rather than a result. */
 export function isTask(value: unknown): value is TaskHandle {
-  return isObject(value) && value.resultType === "task" && typeof value.taskId === "string";
+  return typeof value === "object" && value !== null && HANDLES.has(value);
 }
 
 export function isTerminal(status: TaskStatus): boolean {
@@ -60,8 +63,9 @@ export function parseTask(value: unknown, where: string, names: TaskFieldNames, 
   const status = value.status;
   if (typeof status !== "string" || !STATUSES.has(status)) throw protocolError(`${where}: the task status ${quote(status)} is not one this client knows`, raw);
   const createdAt = value.createdAt;
-  if (typeof createdAt !== "string") throw protocolError(`${where}: "createdAt" must be a string`, raw);
+  if (typeof createdAt !== "string" || Number.isNaN(Date.parse(createdAt))) throw protocolError(`${where}: "createdAt" must be an ISO 8601 time`, raw);
   const lastUpdatedAt = optionalString(value.lastUpdatedAt, `${where}: "lastUpdatedAt"`, raw);
+  if (lastUpdatedAt !== undefined && Number.isNaN(Date.parse(lastUpdatedAt))) throw protocolError(`${where}: "lastUpdatedAt" must be an ISO 8601 time`, raw);
   const statusMessage = optionalString(value.statusMessage, `${where}: "statusMessage"`, raw);
   const ttl = value[names.ttl];
   if (ttl !== undefined && ttl !== null && !(typeof ttl === "number" && ttl >= 0)) throw protocolError(`${where}: "${names.ttl}" must be null or a number of milliseconds`, raw);
@@ -69,7 +73,7 @@ export function parseTask(value: unknown, where: string, names: TaskFieldNames, 
   if (interval !== undefined && !(typeof interval === "number" && interval >= 0)) throw protocolError(`${where}: "${names.pollInterval}" must be a number of milliseconds`, raw);
   const meta = value._meta;
   const immediate = isObject(meta) && typeof meta[IMMEDIATE_RESPONSE] === "string" ? meta[IMMEDIATE_RESPONSE] : undefined;
-  return Object.freeze({
+  const handle: TaskHandle = Object.freeze({
     resultType: "task",
     serverId,
     taskId,
@@ -81,6 +85,8 @@ export function parseTask(value: unknown, where: string, names: TaskFieldNames, 
     pollIntervalMs: interval,
     ...(immediate === undefined ? {} : { immediateResponse: immediate }),
   });
+  HANDLES.add(handle);
+  return handle;
 }
 
 function optionalString(value: unknown, what: string, raw: unknown): string | undefined {

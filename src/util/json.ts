@@ -15,3 +15,13 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 export function isRequestId(id: unknown): id is RequestId {
   return typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
 }
+
+/** JSON with the keys of every object in order: two values that mean the same read the same. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, node: unknown) => {
+    if (!isObject(node)) return node;
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(node).sort()) Object.defineProperty(sorted, key, { value: node[key], enumerable: true, writable: true, configurable: true });
+    return sorted;
+  });
+}

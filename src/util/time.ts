@@ -108,3 +108,26 @@ export class SpanBound {
     for (const stopper of this.stoppers) stopper.removeEventListener("abort", this);
   }
 }
+
+/**
+ * Waits for `promise` on `signal`: a shared piece of work (one listing several calls wait for)
+ * goes on when one waiter stops waiting; that waiter alone rejects, with a `"cancelled"`.
+ */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.reject(cancelled(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(cancelled(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}

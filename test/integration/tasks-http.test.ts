@@ -39,6 +39,8 @@ describe("tasks over Streamable HTTP (2026-07-28)", () => {
     await script.polled(2);
     controller.abort();
     expect(await waiting).toMatchObject({ kind: "cancelled" });
+    // The cancel is sent, not waited for: it comes on a POST of its own.
+    await expect.poll(() => script.cancels.length).toBe(1);
     const taskRequests = srv.requests.filter((r) => rpcOf(r).method?.startsWith("tasks/") === true);
     expect(new Set(taskRequests.map((r) => rpcOf(r).method))).toEqual(new Set(["tasks/get", "tasks/update", "tasks/cancel"]));
     for (const r of taskRequests) {

@@ -190,6 +190,88 @@ describe("a raw 2025-11-25 server", () => {
     expect(sentMethods(raw)).not.toContain("tasks/get");
   });
 
+  it("gives a tagged request that comes before tasks/result the follower's context, and lets it sample (a follower is a call in flight)", async () => {
+    const seen: unknown[] = [];
+    const { raw, server } = await legacyTaskServer({
+      handleSampling: (_params, ctx) => {
+        seen.push({ assigns: ctx.assigns });
+        return { role: "assistant", content: { type: "text", text: "s" }, model: "m" };
+      },
+    });
+    raw.handle("tools/call", () => ({ task: legacyTask("working", { pollInterval: 50 }) }));
+    const task = (await server.callTool("job", {}, { task: true })) as TaskHandle;
+    const following = server.awaitTask(task, { assigns: { turn: 1 } });
+    await raw.send({
+      jsonrpc: "2.0",
+      id: "s-1",
+      method: "sampling/createMessage",
+      params: { messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 10, _meta: { [RELATED]: { taskId: "t-1" } } },
+    });
+    const answer = await raw.next((m) => m.id === "s-1");
+    expect(answer.error).toBeUndefined();
+    expect(answer.result?.["_meta"]).toEqual({ [RELATED]: { taskId: "t-1" } });
+    expect(seen).toEqual([{ assigns: { turn: 1 } }]);
+    await server.cancelTask("t-1");
+    void following.catch(() => {});
+  });
+
+  it("decides task_failed from the error, not from the last status seen: -32602 stays rpc", async () => {
+    const first = await legacyTaskServer();
+    first.statuses.splice(0, 1, "input_required");
+    first.final.resolve({ error: { code: -32603, message: "it broke" } });
+    await expect(first.server.callTool("must", {})).rejects.toMatchObject({ kind: "task_failed", code: -32603 });
+    const second = await legacyTaskServer();
+    second.statuses.splice(0, 1, "failed");
+    second.final.resolve({ error: { code: -32602, message: "Task has expired" } });
+    await expect(second.server.callTool("must", {})).rejects.toMatchObject({ kind: "rpc", code: -32602 });
+  });
+
+  it("bounds tasks/result by what is left of the task's lifetime", async () => {
+    const { raw, server, statuses } = await legacyTaskServer();
+    raw.handle("tools/call", () => ({ task: legacyTask("working", { ttl: 200 }) }));
+    raw.handle("tasks/get", () => legacyTask(statuses[0]!, { ttl: 200 }));
+    statuses.splice(0, 1, "input_required");
+    const task = (await server.callTool("job", {}, { task: true })) as TaskHandle;
+    await expect(server.awaitTask(task)).rejects.toMatchObject({ kind: "timeout" });
+  });
+
+  it("runs the shared tool listing on its own: a caller that gives up does not end another's call", async () => {
+    const { raw, server, statuses, final } = await legacyTaskServer();
+    statuses.splice(0, 1, "completed");
+    final.resolve({ content: [{ type: "text", text: "b" }] });
+    const release = deferred<void>();
+    raw.handle("tools/list", async () => {
+      await release.promise;
+      return { tools: TOOLS };
+    });
+    const controller = new AbortController();
+    const a = server.callTool("must", {}, { signal: controller.signal }).catch((e: unknown) => e);
+    const b = server.callTool("must", {});
+    controller.abort();
+    expect(await a).toMatchObject({ kind: "cancelled" });
+    release.resolve();
+    expect((await b).content).toEqual([{ type: "text", text: "b" }]);
+  });
+
+  const broken: Array<[string, JsonObject]> = [
+    ["an unknown status", { status: "paused" }],
+    ["an answer for another task", { taskId: "t-2" }],
+    ["a createdAt that is no time", { createdAt: "yesterday" }],
+  ];
+  it.each(broken)("%s in tasks/get is a protocol error", async (_what, extra) => {
+    const { raw, server } = await legacyTaskServer();
+    raw.handle("tasks/get", () => legacyTask("working", extra));
+    const task = (await server.callTool("job", {}, { task: true })) as TaskHandle;
+    await expect(server.awaitTask(task)).rejects.toMatchObject({ kind: "protocol" });
+  });
+
+  it("keeps a plain result shaped like a task a result: isTask tells them apart", async () => {
+    const { raw, server } = await legacyTaskServer(undefined, { tools: {} });
+    raw.handle("tools/call", () => ({ content: [], resultType: "task", taskId: "fake" }));
+    const outcome = await server.callTool("job", {}, { task: undefined });
+    expect(isTask(outcome)).toBe(false);
+  });
+
   it("has no tasks where the server declares none: asking calls plainly, getTask is unsupported", async () => {
     const { server } = await legacyTaskServer(undefined, { tools: {} });
     const outcome = await server.callTool("job", {}, { task: true });

@@ -139,6 +139,76 @@ describe("many at once", () => {
   });
 });
 
+describe("followers, bounds and shapes", () => {
+  it("two followers of one task answer its input once between them", async () => {
+    let asked = 0;
+    const { raw, server } = await setup({ handleElicitation: () => (asked++, { action: "accept", content: { name: "Ada" } }) });
+    const script = scriptTasks(raw, [{ status: "input_required", inputRequests: { name: elicitName } }, { status: "input_required", inputRequests: { name: elicitName } }, done("one")]);
+    const [a, b] = await Promise.all([server.awaitTask("task-1"), server.awaitTask("task-1")]);
+    expect([a.content, b.content]).toEqual([[{ type: "text", text: "one" }], [{ type: "text", text: "one" }]]);
+    expect(asked).toBe(1);
+    expect(script.updates).toHaveLength(1);
+  });
+
+  it("takes a request repeated with its keys in another order as the same one, and answers only the new key beside it", async () => {
+    let asked = 0;
+    const { raw, server } = await setup({ handleElicitation: () => (asked++, { action: "accept", content: { name: "x" } }) });
+    const reordered = { params: { requestedSchema: elicitName.params.requestedSchema, message: elicitName.params.message, mode: "form" }, method: "elicitation/create" };
+    const script = scriptTasks(raw, [
+      { status: "input_required", inputRequests: { name: elicitName } },
+      { status: "input_required", inputRequests: { name: reordered, other: elicitName } },
+      done("ok"),
+    ]);
+    await server.callTool("t", {});
+    expect(asked).toBe(2);
+    expect(script.updates.map((u) => Object.keys(u.params?.["inputResponses"] as object))).toEqual([["name"], ["other"]]);
+  });
+
+  it("ends a task that asks for input more than maxInputRounds times with protocol", async () => {
+    const { raw, server } = await setup({ handleElicitation: () => ({ action: "accept", content: { name: "x" } }) }, { maxInputRounds: 2 });
+    scriptTasks(raw, ["a", "b", "c"].map((key) => ({ status: "input_required", inputRequests: { [key]: elicitName } })));
+    const error = await server.callTool("t", {}).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "protocol" });
+    expect((error as Error).message).toContain("after 2 rounds");
+  });
+
+  it("bounds a plain call that became a task by the client's requestTimeout, and tells onTask its handle", async () => {
+    const { raw, server } = await setup(undefined, { requestTimeout: 300 });
+    scriptTasks(raw, [{ status: "working", ttlMs: null }], { creation: { ttlMs: null } });
+    const handles: TaskHandle[] = [];
+    const error = await server.callTool("t", {}, { onTask: (task) => handles.push(task) }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "timeout" });
+    expect(handles.map((h) => h.taskId)).toEqual(["task-1"]);
+  });
+
+  it("rejects an aborted wait at once, though the server never answers tasks/cancel", async () => {
+    const { raw, server } = await setup();
+    scriptTasks(raw, [{ status: "working" }]);
+    raw.handle("tasks/cancel", () => new Promise(() => {}));
+    const controller = new AbortController();
+    const waiting = server.awaitTask("task-1", { signal: controller.signal }).catch((e: unknown) => e);
+    controller.abort();
+    expect(await waiting).toMatchObject({ kind: "cancelled" });
+  });
+
+  it("a task or input_required in reply to tasks/get is a protocol error", async () => {
+    const { raw, server } = await setup();
+    scriptTasks(raw, [{ status: "working" }]);
+    raw.handle("tasks/get", () => ({ resultType: "input_required", inputRequests: {} }));
+    await expect(server.getTask("task-1")).rejects.toMatchObject({ kind: "protocol" });
+    raw.handle("tasks/get", () => ({ resultType: "task", taskId: "task-1", status: "working", createdAt: "2026-01-01T00:00:00Z", ttlMs: null }));
+    await expect(server.getTask("task-1")).rejects.toMatchObject({ kind: "protocol" });
+  });
+
+  it("makes one listen for followers that start together", async () => {
+    const { raw, server } = await setup();
+    const listens: RpcMessage[] = [];
+    scriptTasks(raw, [{ status: "working" }, done("ok")], { listens: (m) => listens.push(m) });
+    await Promise.all([server.awaitTask("task-1"), server.awaitTask("task-1"), server.callTool("t", {})]);
+    expect(listens.map((m) => m.params?.["notifications"])).toEqual([{ taskIds: ["task-1"] }]);
+  });
+});
+
 describe("notifications/tasks", () => {
   it("come through a listen asking for the task's id, and end the wait at once (fake clock, never advanced)", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date", "performance"] });
@@ -189,10 +259,10 @@ describe("cancelling and giving up", () => {
     await script.polled(1);
     controller.abort();
     expect(await waiting).toMatchObject({ kind: "cancelled" });
-    expect(script.cancels.map((m) => m.params)).toEqual([expect.objectContaining({ taskId: "task-1" })]);
-    // A round trip: whatever the client sent before it has arrived.
+    // A round trip: whatever the client sent before it has arrived (the cancel is not waited for).
     raw.handle("tools/list", () => ({ resultType: "complete", tools: [] }));
     await server.listTools();
+    expect(script.cancels.map((m) => m.params)).toEqual([expect.objectContaining({ taskId: "task-1" })]);
     expect(methods(raw)).not.toContain("notifications/cancelled");
   });
 
