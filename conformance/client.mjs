@@ -118,6 +118,12 @@ async function everyListedTool({ server }) {
   if (failures.length > 0) throw new Error(`some listed tools could not be called:\n  ${failures.join("\n  ")}`);
 }
 
+/** Authorization scenarios: connected (authorized on the way), list the tools and call the first. */
+async function callFirstTool({ server }) {
+  const tools = await server.listTools();
+  if (tools.length > 0) await server.callTool(tools[0].name, sampleArguments(tools[0].inputSchema));
+}
+
 const SCENARIOS = {
   initialize: listToolsIfOffered,
   tools_call: addNumbers,
@@ -133,6 +139,36 @@ const SCENARIOS = {
 };
 
 // ---- helpers ------------------------------------------------------------------------------------
+
+/** The Client ID Metadata Document URL the suite expects a client to use where the server supports them. */
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
+
+/**
+ * How a host without a person would authorize: "visit" the authorization URL (the suite's
+ * authorization server approves at once and redirects), and hand back where it redirected.
+ */
+async function headlessAuthorize(url) {
+  const response = await fetch(url, { redirect: "manual" });
+  const location = response.headers.get("location");
+  await response.body?.cancel();
+  if (location === null) throw new Error(`the authorization endpoint answered ${response.status} without a redirect`);
+  return location;
+}
+
+/** The target of the scenario: with OAuth for the auth/* ones, credentials from the suite's context. */
+function targetOf(url) {
+  if (!scenarioName.startsWith("auth/")) return { url };
+  return {
+    url,
+    auth: {
+      redirectUri: "http://localhost:3000/callback",
+      authorize: headlessAuthorize,
+      clientMetadataUrl: CLIENT_METADATA_URL,
+      ...(typeof context.client_id === "string" ? { clientId: context.client_id } : {}),
+      ...(typeof context.client_secret === "string" ? { clientSecret: context.client_secret } : {}),
+    },
+  };
+}
 
 function requireTool(tools, name) {
   const tool = tools.find((candidate) => candidate.name === name);
@@ -179,7 +215,7 @@ function conformanceHandler(session) {
 // ---- main ---------------------------------------------------------------------------------------
 
 async function main() {
-  const run = SCENARIOS[scenarioName];
+  const run = SCENARIOS[scenarioName] ?? (scenarioName.startsWith("auth/") ? callFirstTool : undefined);
   if (run === undefined) {
     throw new Error(`no handler for scenario "${scenarioName}"; known: ${Object.keys(SCENARIOS).join(", ")}`);
   }
@@ -192,7 +228,7 @@ async function main() {
     requestTimeout: TIMEOUT_MS,
   });
   try {
-    session.server = await client.connect("server", { url: serverUrl }, { protocolVersion, connectTimeout: TIMEOUT_MS });
+    session.server = await client.connect("server", targetOf(serverUrl), { protocolVersion, connectTimeout: TIMEOUT_MS });
     await run(session);
   } finally {
     await client.close();

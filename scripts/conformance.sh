@@ -3,9 +3,9 @@
 # (conformance/client.mjs, on the built package in dist/; run `npm run build` first).
 #
 # Usage: scripts/conformance.sh [-s SPEC_VERSION]... [SCENARIO]...
-#   -s       a spec version to run (repeatable); default: 2025-06-18, 2025-11-25, 2026-07-28
+#   -s       a spec version to run (repeatable); default: 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28
 #   SCENARIO run only these; default: every client scenario the suite lists for the version,
-#            except auth/* (Conduit has no OAuth yet) and extension scenarios
+#            except extension scenarios
 # Environment:
 #   CONFORMANCE_CACHE    where the suite and, if needed, Node 22 are installed
 #                        (default ~/.cache/conduit-conformance)
@@ -31,7 +31,7 @@ while getopts "s:h" opt; do
 done
 shift $((OPTIND - 1))
 ONLY=("$@")
-[ ${#SPEC_VERSIONS[@]} -gt 0 ] || SPEC_VERSIONS=(2025-06-18 2025-11-25 2026-07-28)
+[ ${#SPEC_VERSIONS[@]} -gt 0 ] || SPEC_VERSIONS=(2025-03-26 2025-06-18 2025-11-25 2026-07-28)
 
 cd "$ROOT"
 if [ ! -f dist/index.js ]; then
@@ -68,7 +68,6 @@ suite() { "$CLI_NODE" "$CLI" "$@"; }
 scenarios_at() {
   suite list --client --spec-version "$1" | sed -n 's/^  - \([^ ]*\) \[\(.*\)\]$/\1 \2/p' |
     while read -r name tags; do
-      case "$name" in auth/*) continue ;; esac
       [ "$tags" = extension ] && continue
       echo "$name"
     done

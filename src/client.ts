@@ -100,7 +100,7 @@ export class Client {
     if (this.closing !== undefined) throw new ClientError("closed", "the client is closed", { serverId });
     if (this.registry.has(serverId)) throw new ClientError("usage", `a server with id "${serverId}" is already connected`, { serverId });
     if (options.signal?.aborted === true) throw new ClientError("cancelled", "connecting was cancelled before it began", { serverId, cause: options.signal.reason });
-    const transport = createTransport(target, options, this.options.logger, this.agents);
+    const transport = createTransport(target, options, this.options.logger, this.agents, this.options.name);
     const key = targetKey(target);
     const binding = new ServerBinding(this.side, serverId, originOption(options) ?? transport.origin);
     const connection = new Connection(

@@ -2,7 +2,9 @@ export { Client, type NotificationListener, type ServerNotification } from "./cl
 export { ServerHandle, type CallOptions, type ListOptions, type ServerState, type ServerStats, type ToolCallOptions, type AwaitTaskOptions } from "./server.js";
 export { isTask } from "./protocol/tasks.js";
 export type { ClientOptions, ConnectOptions } from "./options.js";
-export type { ServerTarget } from "./options.js";
+export type { ServerTarget, RemoteTarget } from "./options.js";
+export { memoryStore, type AuthOptions, type AuthStore, type AuthorizeCallback } from "./auth/options.js";
+export { loopbackRedirect, type LoopbackRedirect, type LoopbackOptions } from "./auth/loopback.js";
 export type { ListenFilter, Subscription } from "./protocol/subscriptions.js";
 export type { StdioTarget } from "./transport/stdio.js";
 export type { HttpTarget } from "./transport/http.js";

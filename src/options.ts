@@ -14,6 +14,8 @@ import { InvalidArgumentError } from "./util/errors.js";
 import { guardLogger, stderrLogger, type Logger } from "./util/logger.js";
 import type { RateLimit } from "./util/token-bucket.js";
 import { HTTP_TARGET_KEYS, HttpTransport, type HttpTarget } from "./transport/http.js";
+import { OAuthAuthorizer } from "./auth/oauth.js";
+import { AUTH_OPTION_KEYS, type AuthOptions } from "./auth/options.js";
 import type { HttpAgents } from "./transport/http-exchange.js";
 import { STDIO_TARGET_KEYS, StdioTransport, type StdioTarget } from "./transport/stdio.js";
 import type { Transport } from "./transport/transport.js";
@@ -154,9 +156,16 @@ export function checkConnectOptions(options: ConnectOptions): void {
   if (options.onStderr !== undefined && typeof options.onStderr !== "function") throw new InvalidArgumentError("connect option `onStderr` must be a function");
 }
 
-export type ServerTarget = StdioTarget | HttpTarget;
+/** A remote server: Streamable HTTP or HTTP+SSE, authorized with OAuth when `auth` says how. */
+export interface RemoteTarget extends HttpTarget {
+  auth?: AuthOptions | undefined;
+}
 
-export function createTransport(target: ServerTarget, options: ConnectOptions, logger: Logger, agents: HttpAgents): Transport {
+export type ServerTarget = StdioTarget | RemoteTarget;
+
+const REMOTE_TARGET_KEYS: ReadonlySet<string> = new Set([...HTTP_TARGET_KEYS, "auth"]);
+
+export function createTransport(target: ServerTarget, options: ConnectOptions, logger: Logger, agents: HttpAgents, clientName: string): Transport {
   if (typeof target !== "object" || target === null) throw new InvalidArgumentError("a server target must be an object");
   const maxMessageBytes = options.maxMessageBytes ?? CONNECT_DEFAULTS.maxMessageBytes;
   if ("command" in target) {
@@ -170,8 +179,10 @@ export function createTransport(target: ServerTarget, options: ConnectOptions, l
     });
   }
   if ("url" in target) {
-    knownKeys("an HTTP target", target, HTTP_TARGET_KEYS);
-    return new HttpTransport(target, { logger, maxMessageBytes, agents });
+    knownKeys("an HTTP target", target, REMOTE_TARGET_KEYS);
+    const { auth, ...http } = target;
+    const authorizer = auth === undefined ? undefined : authorizerFor(http, checkAuthOptions(auth), clientName, logger);
+    return new HttpTransport(http, { logger, maxMessageBytes, agents, authorizer });
   }
   throw new InvalidArgumentError("a server target needs either `command` (stdio) or `url` (Streamable HTTP)");
 }
@@ -182,4 +193,27 @@ export function targetKey(target: ServerTarget): string {
     return JSON.stringify(["stdio", target.command, target.args ?? [], target.cwd ?? "", target.env ?? {}, target.inheritEnv === true]);
   }
   return JSON.stringify(["http", String(target.url)]);
+}
+
+function checkAuthOptions(auth: AuthOptions): AuthOptions {
+  if (typeof auth !== "object" || auth === null) throw new InvalidArgumentError("an HTTP target's `auth` must be an object");
+  knownKeys("an HTTP target's `auth`", auth, AUTH_OPTION_KEYS);
+  if (typeof auth.redirectUri !== "string") throw new InvalidArgumentError("`auth.redirectUri` must be a string");
+  if (typeof auth.authorize !== "function") throw new InvalidArgumentError("`auth.authorize` must be a function");
+  for (const name of ["clientId", "clientSecret", "clientMetadataUrl", "clientName", "scope"] as const) {
+    if (auth[name] !== undefined && typeof auth[name] !== "string") throw new InvalidArgumentError(`\`auth.${name}\` must be a string`);
+  }
+  return auth;
+}
+
+function authorizerFor(target: HttpTarget, auth: AuthOptions, clientName: string, logger: Logger): OAuthAuthorizer {
+  let url: URL;
+  try {
+    url = new URL(target.url);
+  } catch {
+    throw new InvalidArgumentError(`an HTTP target needs a valid URL`);
+  }
+  const given = target.fetch;
+  const fetchFn = given === undefined ? (input: string, init?: RequestInit) => fetch(input, init) : (input: string, init?: RequestInit) => given(input, init);
+  return new OAuthAuthorizer(url, auth, clientName, fetchFn, logger);
 }

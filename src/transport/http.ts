@@ -25,6 +25,7 @@ import { HttpAgents, Ticket, fetchExchange, type Exchange, type FetchLike } from
 import { post, type HttpLink } from "./http-post.js";
 import { HttpSession } from "./http-session.js";
 import { SseChannel, type SseLink } from "./http-sse.js";
+import { authorizingExchange, type Authorizer } from "./http-authorizer.js";
 import { StandaloneStream } from "./http-stream.js";
 import type { EraPolicy, SendOptions, Transport, TransportSink } from "./transport.js";
 
@@ -53,6 +54,8 @@ export interface HttpOptions {
   maxMessageBytes: number;
   /** How many times in a row a broken event stream is resumed before giving up. */
   maxReconnects?: number | undefined;
+  /** Authorizes the requests to the server's origin (OAuth: `src/auth/`). */
+  authorizer?: Authorizer | undefined;
 }
 
 /** How long a POST of a notification or a response may stay unanswered. */
@@ -109,7 +112,8 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
     this.session.onRenewed = () => this.reopenStream();
     // Agents of its own when the client gave none: then this transport frees them on close.
     if (target.fetch === undefined && options.agents === undefined) this.ownAgents = new HttpAgents();
-    this.exchange = target.fetch === undefined ? (options.agents ?? this.ownAgents!).exchange : fetchExchange(target.fetch);
+    const exchange = target.fetch === undefined ? (options.agents ?? this.ownAgents!).exchange : fetchExchange(target.fetch);
+    this.exchange = options.authorizer === undefined ? exchange : authorizingExchange(exchange, this.origin, options.authorizer);
   }
 
   get isOpen(): boolean {

@@ -22,7 +22,8 @@ export type ClientErrorKind =
   | "unsupported"
   | "usage"
   | "url_elicitation_required"
-  | "task_failed";
+  | "task_failed"
+  | "auth";
 
 /**
  * A URL a server requires the user to visit before a call can go on (2025-11-25 `-32042`), as the

@@ -1,0 +1,403 @@
+/**
+ * OAuth for one remote server (basic/authorization), on oauth4webapi: what the transport's
+ * `Authorizer` asks is answered from the store, by a refresh, or by the authorization code flow
+ * with PKCE (S256):
+ *
+ * - discovery (`discovery.ts`), then the client's identity: the one registered beforehand, a
+ *   Client ID Metadata Document where the server supports them, else Dynamic Client
+ *   Registration; registrations are kept per issuer, so a resource that moves to another
+ *   authorization server gets a new one;
+ * - the scope: the challenge's, else the resource's `scopes_supported`, else the host's, else
+ *   none; `offline_access` added only when the authorization server lists it;
+ * - `resource` (RFC 8707) on the authorization and token requests; `state` and, per RFC 9207,
+ *   `iss` checked before the code is redeemed;
+ * - the token endpoint's client authentication the server supports (`client_secret_basic`,
+ *   `client_secret_post`, `none`);
+ * - a refresh before expiry and on a `401` to the current token; a step-up on `403
+ *   insufficient_scope`, a bounded number of times.
+ *
+ * One flow at a time per server: requests that meet a `401` meanwhile wait for it. Tokens,
+ * codes, verifiers and secrets are never in a message, a log line or an error.
+ */
+import type * as Oauth from "oauth4webapi";
+import { ClientError } from "../util/errors.js";
+import type { Logger } from "../util/logger.js";
+import { excerpt } from "../util/text.js";
+import type { Authorizer } from "../transport/http-authorizer.js";
+import { AUTH_REQUEST_TIMEOUT_MS, authError, discover, parseChallenge, requireSecureUrl, type Discovered, type FetchFn } from "./discovery.js";
+import { memoryStore, type AuthOptions, type AuthStore } from "./options.js";
+
+/** Step-ups in a row before a `403 insufficient_scope` stands: with the first, three authorizations at most. */
+const MAX_STEP_UPS = 2;
+/** A token this close to its expiry is refreshed first. */
+const EXPIRY_MARGIN_MS = 30_000;
+
+interface Tokens {
+  accessToken: string;
+  refreshToken: string | undefined;
+  /** Epoch ms, or undefined when the server gave no lifetime. */
+  expiresAt: number | undefined;
+  issuer: string;
+  scope: string | undefined;
+}
+
+interface Registration {
+  client_id: string;
+  client_secret?: string | undefined;
+  token_endpoint_auth_method?: string | undefined;
+}
+
+export class OAuthAuthorizer implements Authorizer {
+  private readonly store: AuthStore;
+  private tokens: Tokens | undefined;
+  private loaded = false;
+  private discovered: Discovered | undefined;
+  private running: Promise<void> | undefined;
+  private stepUps = 0;
+  private library: Promise<typeof Oauth> | undefined;
+
+  constructor(
+    private readonly resourceUrl: URL,
+    private readonly options: AuthOptions,
+    private readonly clientName: string,
+    private readonly fetchFn: FetchFn,
+    private readonly logger: Logger,
+  ) {
+    this.store = options.store ?? memoryStore();
+  }
+
+  async header(): Promise<string | undefined> {
+    if (this.running !== undefined) await this.running.catch(() => {});
+    const tokens = await this.current();
+    if (tokens === undefined) return undefined;
+    if (tokens.expiresAt !== undefined && tokens.expiresAt - EXPIRY_MARGIN_MS <= Date.now() && tokens.refreshToken !== undefined) {
+      await this.once(() => this.refresh(tokens)).catch((error: unknown) => this.logger.debug("a refresh before expiry failed", { error: messageOf(error) }));
+      return this.tokens === undefined ? undefined : bearer(this.tokens);
+    }
+    return bearer(tokens);
+  }
+
+  async challenged(status: 401 | 403, header: string | undefined, sent: string | undefined): Promise<boolean> {
+    const challenge = parseChallenge(header);
+    // Another request got a new token meanwhile: send again with it.
+    const now = this.tokens === undefined ? undefined : bearer(this.tokens);
+    if (now !== undefined && now !== sent) return true;
+    if (status === 403) {
+      if (challenge.error !== "insufficient_scope" || ++this.stepUps > MAX_STEP_UPS) return false;
+      // What was granted stays asked for: the new scope is added to it (SEP-2350).
+      const scope = union(this.tokens?.scope, challenge.scope);
+      await this.once(() => this.authorize(scope, challenge.resourceMetadata));
+      return true;
+    }
+    const tokens = this.tokens;
+    if (tokens?.refreshToken !== undefined && sent !== undefined) {
+      try {
+        await this.once(() => this.refresh(tokens));
+        return true;
+      } catch (error) {
+        this.logger.debug("the refresh on a 401 failed; authorizing afresh", { error: messageOf(error) });
+      }
+    }
+    // A token the full flow just gave, refused at once: nothing more to try.
+    if (sent !== undefined && this.freshFromFlow === sent) return false;
+    await this.once(() => this.authorize(challenge.scope, challenge.resourceMetadata));
+    return true;
+  }
+
+  /** The header of the last token the full flow gave, until a request with it succeeds. */
+  private freshFromFlow: string | undefined;
+
+  accepted(sent: string): void {
+    if (sent !== this.freshFromFlow) return;
+    // The new token works: the tries it took start again from zero.
+    this.freshFromFlow = undefined;
+    this.stepUps = 0;
+  }
+
+  private once(work: () => Promise<void>): Promise<void> {
+    this.running ??= work().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async current(): Promise<Tokens | undefined> {
+    if (!this.loaded) {
+      this.loaded = true;
+      const kept = await this.store.get(tokenKey(this.resourceUrl));
+      if (kept !== undefined) {
+        try {
+          this.tokens = JSON.parse(kept) as Tokens;
+        } catch {
+          await this.store.delete(tokenKey(this.resourceUrl));
+        }
+      }
+    }
+    return this.tokens;
+  }
+
+  private oauth(): Promise<typeof Oauth> {
+    // Loaded with the first flow: importing Conduit stays cheap for hosts without OAuth.
+    this.library ??= import("oauth4webapi");
+    return this.library;
+  }
+
+  /** Options every oauth4webapi request gets: this client's fetch, http on loopback allowed. */
+  private requestOptions(oauth: typeof Oauth, url: string): { signal: AbortSignal; [key: symbol]: unknown } {
+    requireSecureUrl(new URL(url), "an authorization server endpoint");
+    return { [oauth.customFetch]: this.fetchFn, [oauth.allowInsecureRequests]: new URL(url).protocol === "http:", signal: AbortSignal.timeout(AUTH_REQUEST_TIMEOUT_MS) };
+  }
+
+  /** The authorization code flow, from discovery to the stored token. */
+  private async authorize(scopeAsked: string | undefined, resourceMetadata: string | undefined): Promise<void> {
+    const oauth = await this.oauth();
+    const found = await discover(this.resourceUrl, { resourceMetadata, scope: scopeAsked }, this.fetchFn);
+    this.discovered = found;
+    const server = found.server as Oauth.AuthorizationServer;
+    if (server.authorization_endpoint === undefined || server.token_endpoint === undefined) {
+      throw authError("discovery", "the authorization server names no authorization or token endpoint");
+    }
+    const methods = server.code_challenge_methods_supported;
+    if (methods !== undefined && !methods.includes("S256")) throw authError("authorization", "the authorization server does not support PKCE with S256");
+    const registration = await this.registration(found);
+    const client: Oauth.Client = { client_id: registration.client_id, token_endpoint_auth_method: registration.token_endpoint_auth_method };
+    const scope = chooseScope(scopeAsked, found, this.options.scope);
+    const verifier = oauth.generateRandomCodeVerifier();
+    const state = oauth.generateRandomState();
+    const url = new URL(server.authorization_endpoint);
+    requireSecureUrl(url, "the authorization endpoint");
+    url.searchParams.set("response_type", "code");
+    url.searchParams.set("client_id", client.client_id);
+    url.searchParams.set("redirect_uri", this.options.redirectUri);
+    url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(verifier));
+    url.searchParams.set("code_challenge_method", "S256");
+    url.searchParams.set("state", state);
+    if (scope !== undefined) url.searchParams.set("scope", scope);
+    if (found.resource !== undefined) url.searchParams.set("resource", found.resource);
+    let returned: URL;
+    try {
+      const answer = await this.options.authorize(url);
+      returned = answer instanceof URL ? answer : new URL(answer, this.options.redirectUri);
+    } catch (error) {
+      if (error instanceof ClientError) throw error;
+      throw authError("authorization", `the host's authorize callback failed: ${excerpt(messageOf(error), 200)}`, error);
+    }
+    let params: URLSearchParams;
+    try {
+      // state, and iss (RFC 9207) where the server says it sends one.
+      params = oauth.validateAuthResponse(server, client, returned.searchParams, state);
+    } catch (error) {
+      throw authError("authorization", describe(error), error);
+    }
+    const issued = params.get("iss");
+    if (issued !== null && issued !== server.issuer) throw authError("authorization", "the authorization response came from another issuer");
+    const response = await this.tokenRequest(() =>
+      oauth.authorizationCodeGrantRequest(server, client, this.clientAuth(oauth, registration, server), params, this.options.redirectUri, verifier, {
+        ...this.requestOptions(oauth, server.token_endpoint!),
+        additionalParameters: found.resource === undefined ? {} : { resource: found.resource },
+      }),
+    );
+    const result = await this.tokenResult(() => oauth.processAuthorizationCodeResponse(server, client, response));
+    await this.keep(result, server.issuer, scope);
+    this.freshFromFlow = bearer(this.tokens!);
+  }
+
+  private async refresh(tokens: Tokens): Promise<void> {
+    if (tokens.refreshToken === undefined) throw authError("refresh", "there is no refresh token");
+    const oauth = await this.oauth();
+    const found = this.discovered ?? (await discover(this.resourceUrl, {}, this.fetchFn));
+    this.discovered = found;
+    const server = found.server as Oauth.AuthorizationServer;
+    if (server.issuer !== tokens.issuer || server.token_endpoint === undefined) throw authError("refresh", "the token was issued by another authorization server");
+    const registration = await this.registration(found);
+    const client: Oauth.Client = { client_id: registration.client_id, token_endpoint_auth_method: registration.token_endpoint_auth_method };
+    try {
+      const response = await this.tokenRequest(() =>
+        oauth.refreshTokenGrantRequest(server, client, this.clientAuth(oauth, registration, server), tokens.refreshToken!, {
+          ...this.requestOptions(oauth, server.token_endpoint!),
+          additionalParameters: found.resource === undefined ? {} : { resource: found.resource },
+        }),
+      );
+      const result = await this.tokenResult(() => oauth.processRefreshTokenResponse(server, client, response));
+      await this.keep(result, server.issuer, tokens.scope, tokens.refreshToken);
+    } catch (error) {
+      // A refresh token refused is spent: forget it, so that the next 401 authorizes afresh.
+      this.tokens = { ...tokens, refreshToken: undefined };
+      throw error instanceof ClientError && error.kind === "auth" ? new ClientError("auth", error.message.replace("at token", "at refresh"), { cause: error.cause }) : error;
+    }
+  }
+
+  private async keep(result: Oauth.TokenEndpointResponse, issuer: string, scope: string | undefined, previousRefresh?: string): Promise<void> {
+    this.tokens = {
+      accessToken: result.access_token,
+      refreshToken: result.refresh_token ?? previousRefresh,
+      expiresAt: typeof result.expires_in === "number" ? Date.now() + result.expires_in * 1000 : undefined,
+      issuer,
+      scope: result.scope ?? scope,
+    };
+    await this.store.set(tokenKey(this.resourceUrl), JSON.stringify(this.tokens));
+  }
+
+  /** The client's identity at this authorization server: given, kept, a metadata document, or registered now. */
+  private async registration(found: Discovered): Promise<Registration> {
+    const server = found.server;
+    if (this.options.clientId !== undefined) {
+      return { client_id: this.options.clientId, client_secret: this.options.clientSecret, token_endpoint_auth_method: authMethod(server, this.options.clientSecret !== undefined) };
+    }
+    if (this.options.clientMetadataUrl !== undefined && server.client_id_metadata_document_supported === true) {
+      return { client_id: this.options.clientMetadataUrl, token_endpoint_auth_method: "none" };
+    }
+    const key = `conduit:registration:${server.issuer}`;
+    const kept = await this.store.get(key);
+    if (kept !== undefined) {
+      try {
+        return JSON.parse(kept) as Registration;
+      } catch {
+        await this.store.delete(key);
+      }
+    }
+    if (server.registration_endpoint === undefined) {
+      throw authError("registration", "the authorization server offers no registration, and no client id was given");
+    }
+    const registration = await this.register(server.registration_endpoint);
+    await this.store.set(key, JSON.stringify(registration));
+    return registration;
+  }
+
+  /**
+   * Dynamic Client Registration (RFC 7591): a public client with its redirect URI and an
+   * `application_type`; the answer needs only a `client_id` (a secret if the server gives one).
+   */
+  private async register(endpoint: string): Promise<Registration> {
+    const url = new URL(endpoint);
+    requireSecureUrl(url, "the registration endpoint");
+    const metadata = {
+      client_name: this.options.clientName ?? this.clientName,
+      redirect_uris: [this.options.redirectUri],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+      application_type: isLoopbackRedirect(this.options.redirectUri) ? "native" : "web",
+    };
+    let response: Response;
+    try {
+      response = await this.fetchFn(url.href, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify(metadata),
+        redirect: "manual",
+        signal: AbortSignal.timeout(AUTH_REQUEST_TIMEOUT_MS),
+      });
+    } catch (error) {
+      throw authError("registration", "the registration endpoint could not be reached", error);
+    }
+    const text = await response.text().catch(() => "");
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    if (response.status !== 201 && response.status !== 200) {
+      throw authError("registration", `the server refused the registration (HTTP ${response.status}${describeBody(body)})`);
+    }
+    if (typeof body !== "object" || body === null || typeof (body as { client_id?: unknown }).client_id !== "string") {
+      throw authError("registration", "the registration answer has no client_id");
+    }
+    const registered = body as { client_id: string; client_secret?: unknown; token_endpoint_auth_method?: unknown };
+    return {
+      client_id: registered.client_id,
+      client_secret: typeof registered.client_secret === "string" ? registered.client_secret : undefined,
+      token_endpoint_auth_method: typeof registered.token_endpoint_auth_method === "string" ? registered.token_endpoint_auth_method : "none",
+    };
+  }
+
+  private clientAuth(oauth: typeof Oauth, registration: Registration, _server: unknown): Oauth.ClientAuth {
+    const secret = registration.client_secret;
+    if (secret === undefined || registration.token_endpoint_auth_method === "none") return oauth.None();
+    if (registration.token_endpoint_auth_method === "client_secret_post") return oauth.ClientSecretPost(secret);
+    // RFC 6749 §2.3.1: the id and secret URL-encoded, joined, in Base64 (encodeURIComponent
+    // leaves "-", "_", "." and "~" as they are, as servers expect).
+    const credentials = Buffer.from(`${encodeURIComponent(registration.client_id)}:${encodeURIComponent(secret)}`).toString("base64");
+    return (_as, _client, _body, headers) => {
+      headers.set("authorization", `Basic ${credentials}`);
+    };
+  }
+
+  private async tokenRequest(send: () => Promise<Response>): Promise<Response> {
+    try {
+      return await send();
+    } catch (error) {
+      throw authError("token", describe(error), error);
+    }
+  }
+
+  private async tokenResult<T>(process: () => Promise<T>): Promise<T> {
+    try {
+      return await process();
+    } catch (error) {
+      throw authError("token", describe(error), error);
+    }
+  }
+}
+
+/** The scopes of both, each once. */
+function union(granted: string | undefined, asked: string | undefined): string | undefined {
+  const scopes = new Set([...(granted ?? "").split(" "), ...(asked ?? "").split(" ")].filter(Boolean));
+  return scopes.size === 0 ? undefined : [...scopes].join(" ");
+}
+
+function bearer(tokens: Tokens): string {
+  return `Bearer ${tokens.accessToken}`;
+}
+
+function tokenKey(resource: URL): string {
+  return `conduit:tokens:${resource.origin}${resource.pathname}`;
+}
+
+/** The challenge's scope, else the resource's, else the host's; `offline_access` when the server lists it. */
+function chooseScope(asked: string | undefined, found: Discovered, fallback: string | undefined): string | undefined {
+  const base = asked ?? (found.scopesSupported !== undefined && found.scopesSupported.length > 0 ? found.scopesSupported.join(" ") : fallback);
+  const offline = found.server.scopes_supported?.includes("offline_access") === true;
+  if (!offline) return base;
+  const scopes = new Set((base ?? "").split(" ").filter(Boolean));
+  scopes.add("offline_access");
+  return [...scopes].join(" ");
+}
+
+/** The client authentication a pre-registered client uses, among those the server supports. */
+function authMethod(server: Discovered["server"], hasSecret: boolean): string {
+  if (!hasSecret) return "none";
+  const supported = server.token_endpoint_auth_methods_supported ?? ["client_secret_basic"];
+  if (supported.includes("client_secret_basic")) return "client_secret_basic";
+  if (supported.includes("client_secret_post")) return "client_secret_post";
+  return "client_secret_basic";
+}
+
+function isLoopbackRedirect(uri: string): boolean {
+  try {
+    const url = new URL(uri);
+    return url.hostname === "localhost" || url.hostname === "127.0.0.1" || url.hostname === "[::1]";
+  } catch {
+    return false;
+  }
+}
+
+/** The OAuth error of an answer's body, for a message (no secret is in one). */
+function describeBody(body: unknown): string {
+  if (typeof body !== "object" || body === null) return "";
+  const { error, error_description: text } = body as { error?: unknown; error_description?: unknown };
+  if (typeof error !== "string") return "";
+  return typeof text === "string" ? `: ${excerpt(error, 60)}: ${excerpt(text, 200)}` : `: ${excerpt(error, 60)}`;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** What an oauth4webapi failure says, without anything secret: the server's error code and text. */
+function describe(error: unknown): string {
+  if (typeof error === "object" && error !== null) {
+    const { error: code, error_description: text } = error as { error?: unknown; error_description?: unknown };
+    if (typeof code === "string") return typeof text === "string" ? `${excerpt(code, 60)}: ${excerpt(text, 200)}` : excerpt(code, 60);
+  }
+  return excerpt(messageOf(error), 200);
+}

@@ -1,0 +1,55 @@
+/**
+ * What a host says about authorizing one remote server (`{ url, auth }`), and where what is
+ * learnt is kept. The store is a few async methods on strings, so that a host on several
+ * machines can share one (Redis, a database); registrations are kept per authorization server
+ * (its issuer), tokens per resource.
+ */
+
+/** Where registrations and tokens are kept; values are JSON text. */
+export interface AuthStore {
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** How the person's authorization comes back: the URL the browser was sent to (with `code` and `state`). */
+export type AuthorizeCallback = (authorizationUrl: URL) => Promise<URL | string>;
+
+export interface AuthOptions {
+  /** Where the client is sent back; registered with the authorization server. */
+  redirectUri: string;
+  /**
+   * Shows `authorizationUrl` to the person (Conduit never opens a browser) and resolves with the
+   * URL the authorization server redirected to. `loopbackRedirect()` gives one for a local host.
+   */
+  authorize: AuthorizeCallback;
+  /** A client registered beforehand; without one, a Client ID Metadata Document or Dynamic Client Registration. */
+  clientId?: string | undefined;
+  clientSecret?: string | undefined;
+  /** The `https` URL of this client's Client ID Metadata Document, used where the server supports them. */
+  clientMetadataUrl?: string | undefined;
+  /** The name registered for this client (default: the Client's `name`). */
+  clientName?: string | undefined;
+  /** Scopes to ask for when the server names none. */
+  scope?: string | undefined;
+  /** Default: in memory, for this Client. */
+  store?: AuthStore | undefined;
+}
+
+export const AUTH_OPTION_KEYS: ReadonlySet<string> = new Set(["redirectUri", "authorize", "clientId", "clientSecret", "clientMetadataUrl", "clientName", "scope", "store"]);
+
+/** A store in this process's memory. */
+export function memoryStore(): AuthStore {
+  const values = new Map<string, string>();
+  return {
+    get: (key) => Promise.resolve(values.get(key)),
+    set: (key, value) => {
+      values.set(key, value);
+      return Promise.resolve();
+    },
+    delete: (key) => {
+      values.delete(key);
+      return Promise.resolve();
+    },
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * What the HTTP transport knows of authorization: it asks for the `Authorization` header of a
+ * request to the resource, and reports a `401` or `403` so that the authorizer can get a token
+ * (or a better one) before the request is sent once more. Nothing else of the transport knows
+ * OAuth (`src/auth/` implements it).
+ *
+ * The header goes only to the resource's own origin: a request elsewhere (a redirect's target,
+ * an HTTP+SSE endpoint is already refused there) never carries it.
+ */
+import type { Exchange, ExchangeRequest, ExchangeResponse } from "./http-exchange.js";
+
+export interface Authorizer {
+  /** The header for a request now, or undefined when there is no token yet. */
+  header(): Promise<string | undefined>;
+  /**
+   * The resource answered `status` with these `WWW-Authenticate` values: resolves true when a
+   * new token is there (send again), false when nothing more can be done (the answer stands);
+   * rejects with an `"auth"` ClientError when authorizing failed.
+   */
+  challenged(status: 401 | 403, challenge: string | undefined, sentHeader: string | undefined): Promise<boolean>;
+  /** A request with this header was not refused: the token works. */
+  accepted(sentHeader: string): void;
+}
+
+/** The exchange that authorizes requests to `origin` through `authorizer`. */
+export function authorizingExchange(inner: Exchange, origin: string, authorizer: Authorizer): Exchange {
+  return {
+    async send(request: ExchangeRequest): Promise<ExchangeResponse> {
+      if (request.url.origin !== origin) return inner.send(request);
+      // A step-up may ask more than once; each try is bounded by the authorizer itself.
+      for (;;) {
+        const header = await authorizer.header();
+        const response = await inner.send(header === undefined ? request : withHeader(request, header));
+        if (response.status !== 401 && response.status !== 403) {
+          if (header !== undefined) authorizer.accepted(header);
+          return response;
+        }
+        const challenge = response.header("www-authenticate");
+        if (response.status === 403 && !(challenge ?? "").includes("insufficient_scope")) return response;
+        // Read now: authorizing may take a person's minutes, and the answer may still stand.
+        const kept = await keep(response);
+        if (request.ticket?.cancelled === true) return kept;
+        if (!(await authorizer.challenged(response.status, challenge, header))) return kept;
+      }
+    },
+  };
+}
+
+/** The bytes of an error answer this short are enough to report it. */
+const KEPT_BYTES = 64 * 1024;
+
+/** The response with its (short) body read and kept, the connection freed. */
+async function keep(response: ExchangeResponse): Promise<ExchangeResponse> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  await response
+    .consume((chunk) => {
+      if (size >= KEPT_BYTES) return response.discard();
+      chunks.push(chunk);
+      size += chunk.byteLength;
+    })
+    .catch(() => {});
+  return {
+    status: response.status,
+    header: (name) => response.header(name),
+    consume: (onChunk) => {
+      for (const chunk of chunks) onChunk(chunk);
+      return Promise.resolve();
+    },
+    discard: () => {},
+  };
+}
+
+function withHeader(request: ExchangeRequest, header: string): ExchangeRequest {
+  return { ...request, extra: { ...request.extra, authorization: header } };
+}

@@ -1,0 +1,132 @@
+// OAuth against a local protected server and authorization server (test/helpers/oauth-server.ts),
+// for what the conformance suite does not cover: the store shared by two clients, refresh on a
+// 401 and before expiry, a token endpoint that answers garbage or hangs, no secret in errors,
+// the loopback listener's state check, and no token to another origin.
+import http from "node:http";
+import { describe, expect, it } from "vitest";
+import { Client, ClientError, loopbackRedirect, memoryStore, type AuthOptions, type AuthStore } from "../../src/index.js";
+import { capturingLogger } from "../helpers/logger.js";
+import { approve, startOAuthServers } from "../helpers/oauth-server.js";
+import { track } from "../helpers/cleanup.js";
+
+const REDIRECT = "http://127.0.0.1:7777/callback";
+
+function client(): Client {
+  return track(new Client({ name: "host", version: "1", logger: capturingLogger(), requestTimeout: 5_000 }));
+}
+
+function auth(store: AuthStore, authorized: URL[]): AuthOptions {
+  return {
+    redirectUri: REDIRECT,
+    store,
+    authorize: (url) => {
+      authorized.push(url);
+      return approve(url);
+    },
+  };
+}
+
+describe("a protected server", () => {
+  it("is reached through discovery, registration and the code flow with PKCE; a second client with the same store reuses the token", async () => {
+    const servers = await startOAuthServers();
+    const store = memoryStore();
+    const authorized: URL[] = [];
+    const first = await client().connect("p", { url: servers.resourceUrl, auth: auth(store, authorized) });
+    expect((await first.callTool("whoami", {})).content).toEqual([{ type: "text", text: "tok-1" }]);
+    expect(authorized).toHaveLength(1);
+    const asked = authorized[0]!.searchParams;
+    expect(asked.get("code_challenge_method")).toBe("S256");
+    expect(asked.get("resource")).toBe(servers.resourceUrl);
+    expect(servers.registrations).toEqual([expect.objectContaining({ redirect_uris: [REDIRECT], application_type: "native" })]);
+
+    const second = await client().connect("p", { url: servers.resourceUrl, auth: auth(store, authorized) });
+    expect((await second.callTool("whoami", {})).content).toEqual([{ type: "text", text: "tok-1" }]);
+    expect(authorized).toHaveLength(1);
+    expect(servers.registrations).toHaveLength(1);
+  });
+
+  it("refreshes on a 401 to its token, without asking the person again", async () => {
+    const servers = await startOAuthServers();
+    const authorized: URL[] = [];
+    const server = await client().connect("p", { url: servers.resourceUrl, auth: auth(memoryStore(), authorized) });
+    servers.revokeAll();
+    expect((await server.callTool("whoami", {})).content).toEqual([{ type: "text", text: "tok-2" }]);
+    expect(servers.grants).toEqual(["authorization_code", "refresh_token"]);
+    expect(authorized).toHaveLength(1);
+  });
+
+  it("refreshes a token that is about to expire before using it", async () => {
+    const servers = await startOAuthServers();
+    servers.expiresIn = 5;
+    const server = await client().connect("p", { url: servers.resourceUrl, auth: auth(memoryStore(), []) });
+    servers.expiresIn = 3600;
+    const before = servers.grants.length;
+    await server.callTool("whoami", {});
+    expect(servers.grants.length).toBeGreaterThan(before);
+    expect(servers.grants.slice(1).every((g) => g === "refresh_token")).toBe(true);
+    // Only the first request of all was refused: every refresh came before its request.
+    expect(servers.refusals).toBe(1);
+  });
+
+  it("fails with kind auth naming the step when the token endpoint answers garbage, with no secret in the message", async () => {
+    const servers = await startOAuthServers();
+    servers.mode = "garbage";
+    const error = await client()
+      .connect("p", { url: servers.resourceUrl, auth: { ...auth(memoryStore(), []), clientId: "pre", clientSecret: "s3cret-value" } })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ClientError);
+    expect(error).toMatchObject({ kind: "auth" });
+    expect((error as Error).message).toContain("at token");
+    expect((error as Error).message).not.toContain("s3cret-value");
+  });
+
+  it("ends at the connect's timeout when the token endpoint never answers", async () => {
+    const servers = await startOAuthServers();
+    servers.mode = "hang";
+    const error = await client()
+      .connect("p", { url: servers.resourceUrl, auth: auth(memoryStore(), []) }, { connectTimeout: 500 })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "timeout" });
+  });
+
+  it("sends its token to no other origin: a redirect there, once authorized, is not followed", async () => {
+    const servers = await startOAuthServers();
+    const elsewhere: Array<string | undefined> = [];
+    const other = http.createServer((req, res) => {
+      elsewhere.push(req.headers.authorization);
+      res.writeHead(200).end();
+    });
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    try {
+      const server = await client().connect("p", { url: servers.resourceUrl, auth: auth(memoryStore(), []) });
+      servers.redirectTo = `http://127.0.0.1:${(other.address() as { port: number }).port}/mcp`;
+      await expect(server.callTool("whoami", {})).rejects.toMatchObject({ kind: "transport" });
+      expect(elsewhere).toEqual([]);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+});
+
+describe("the loopback redirect listener", () => {
+  it("takes only the redirect with the state it waits for", async () => {
+    const loopback = await loopbackRedirect();
+    try {
+      const authorization = new URL("https://as.example/authorize?state=the-state");
+      let shown: URL | undefined;
+      const back = loopback.authorize((url) => {
+        shown = url;
+      })(authorization);
+      const wrong = await fetch(`${loopback.redirectUri}?code=x&state=other`);
+      expect(wrong.status).toBe(400);
+      const right = await fetch(`${loopback.redirectUri}?code=abc&state=the-state`);
+      expect(right.status).toBe(200);
+      const returned = new URL(await back);
+      expect(returned.searchParams.get("code")).toBe("abc");
+      expect(shown?.href).toBe(authorization.href);
+      expect(loopback.redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    } finally {
+      await loopback.close();
+    }
+  });
+});
