@@ -155,15 +155,30 @@ async function headlessAuthorize(url) {
   return location;
 }
 
+/** The grant of the extension scenarios, from the suite's context; the code flow for the others. */
+function grantOf(name) {
+  switch (name) {
+    case "auth/client-credentials-basic":
+      return { type: "client_credentials" };
+    case "auth/client-credentials-jwt":
+      return { type: "client_credentials", privateKey: context.private_key_pem, algorithm: context.signing_algorithm };
+    case "auth/wif-jwt-bearer":
+      return { type: "jwt_bearer", assertion: () => context.valid_jwt };
+    case "auth/enterprise-managed-authorization":
+      return { type: "enterprise", idpTokenEndpoint: context.idp_token_endpoint, idpClientId: context.idp_client_id, idToken: () => context.idp_id_token };
+    default:
+      return undefined;
+  }
+}
+
 /** The target of the scenario: with OAuth for the auth/* ones, credentials from the suite's context. */
 function targetOf(url) {
   if (!scenarioName.startsWith("auth/")) return { url };
+  const grant = grantOf(scenarioName);
   return {
     url,
     auth: {
-      redirectUri: "http://localhost:3000/callback",
-      authorize: headlessAuthorize,
-      clientMetadataUrl: CLIENT_METADATA_URL,
+      ...(grant === undefined ? { redirectUri: "http://localhost:3000/callback", authorize: headlessAuthorize, clientMetadataUrl: CLIENT_METADATA_URL } : { grant }),
       ...(typeof context.client_id === "string" ? { clientId: context.client_id } : {}),
       ...(typeof context.client_secret === "string" ? { clientSecret: context.client_secret } : {}),
     },

@@ -63,9 +63,15 @@ if [ ! -f "$CLI" ]; then
 fi
 suite() { "$CLI_NODE" "$CLI" "$@"; }
 
-# `conformance list --client --spec-version V` prints "  - NAME [TAGS]", TAGS being the versions
-# the scenario applies to, or "extension".
+# `conformance list --client [--spec-version V]` prints "  - NAME [TAGS]", TAGS being the
+# versions the scenario applies to, or "extension". The pseudo-version `extension` stands for
+# the extension scenarios of authorization (they have no version of their own); the others
+# (sep-2640 skills) belong to a later piece of work.
 scenarios_at() {
+  if [ "$1" = extension ]; then
+    suite list --client | sed -n 's/^  - \(auth\/[^ ]*\) \[extension\]$/\1/p'
+    return
+  fi
   suite list --client --spec-version "$1" | sed -n 's/^  - \([^ ]*\) \[\(.*\)\]$/\1 \2/p' |
     while read -r name tags; do
       [ "$tags" = extension ] && continue
@@ -109,8 +115,10 @@ for spec in "${SPEC_VERSIONS[@]}"; do
     mkdir -p "$dir"
     t0=$(date +%s.%N)
     rc=0
+    version_args=(--spec-version "$spec")
+    [ "$spec" = extension ] && version_args=()
     suite client --command "npm run --silent conformance:client --" --scenario "$name" \
-      --spec-version "$spec" --timeout "$TIMEOUT" -o "$dir" > "$dir/run.log" 2>&1 || rc=$?
+      "${version_args[@]}" --timeout "$TIMEOUT" -o "$dir" > "$dir/run.log" 2>&1 || rc=$?
     secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
     checks=$(find "$dir" -name checks.json | head -n 1)
     if [ -n "$checks" ]; then

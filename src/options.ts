@@ -198,8 +198,15 @@ export function targetKey(target: ServerTarget): string {
 function checkAuthOptions(auth: AuthOptions): AuthOptions {
   if (typeof auth !== "object" || auth === null) throw new InvalidArgumentError("an HTTP target's `auth` must be an object");
   knownKeys("an HTTP target's `auth`", auth, AUTH_OPTION_KEYS);
-  if (typeof auth.redirectUri !== "string") throw new InvalidArgumentError("`auth.redirectUri` must be a string");
-  if (typeof auth.authorize !== "function") throw new InvalidArgumentError("`auth.authorize` must be a function");
+  const grant = auth.grant;
+  if (grant === undefined) {
+    if (typeof auth.redirectUri !== "string") throw new InvalidArgumentError("`auth.redirectUri` must be a string");
+    if (typeof auth.authorize !== "function") throw new InvalidArgumentError("`auth.authorize` must be a function");
+  } else if (typeof grant !== "object" || grant === null || !["client_credentials", "jwt_bearer", "enterprise"].includes(grant.type)) {
+    throw new InvalidArgumentError('`auth.grant.type` is "client_credentials", "jwt_bearer" or "enterprise"');
+  } else if (grant.type === "client_credentials" && auth.clientId === undefined) {
+    throw new InvalidArgumentError("`auth.grant` client_credentials needs `auth.clientId`");
+  }
   for (const name of ["clientId", "clientSecret", "clientMetadataUrl", "clientName", "scope"] as const) {
     if (auth[name] !== undefined && typeof auth[name] !== "string") throw new InvalidArgumentError(`\`auth.${name}\` must be a string`);
   }

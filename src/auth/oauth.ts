@@ -19,6 +19,7 @@
  * One flow at a time per server: requests that meet a `401` meanwhile wait for it. Tokens,
  * codes, verifiers and secrets are never in a message, a log line or an error.
  */
+import type { webcrypto } from "node:crypto";
 import type * as Oauth from "oauth4webapi";
 import { ClientError } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
@@ -152,9 +153,16 @@ export class OAuthAuthorizer implements Authorizer {
     const found = await discover(this.resourceUrl, { resourceMetadata, scope: scopeAsked }, this.fetchFn);
     this.discovered = found;
     const server = found.server as Oauth.AuthorizationServer;
-    if (server.authorization_endpoint === undefined || server.token_endpoint === undefined) {
-      throw authError("discovery", "the authorization server names no authorization or token endpoint");
+    if (server.token_endpoint === undefined) throw authError("discovery", "the authorization server names no token endpoint");
+    const grant = this.options.grant;
+    if (grant !== undefined) {
+      await this.unattended(oauth, grant, found, server, chooseScope(scopeAsked, found, this.options.scope));
+      this.freshFromFlow = bearer(this.tokens!);
+      return;
     }
+    const redirectUri = this.options.redirectUri!;
+    const authorizeCallback = this.options.authorize!;
+    if (server.authorization_endpoint === undefined) throw authError("discovery", "the authorization server names no authorization endpoint");
     const methods = server.code_challenge_methods_supported;
     if (methods !== undefined && !methods.includes("S256")) throw authError("authorization", "the authorization server does not support PKCE with S256");
     const registration = await this.registration(found);
@@ -166,7 +174,7 @@ export class OAuthAuthorizer implements Authorizer {
     requireSecureUrl(url, "the authorization endpoint");
     url.searchParams.set("response_type", "code");
     url.searchParams.set("client_id", client.client_id);
-    url.searchParams.set("redirect_uri", this.options.redirectUri);
+    url.searchParams.set("redirect_uri", redirectUri);
     url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(verifier));
     url.searchParams.set("code_challenge_method", "S256");
     url.searchParams.set("state", state);
@@ -174,8 +182,8 @@ export class OAuthAuthorizer implements Authorizer {
     if (found.resource !== undefined) url.searchParams.set("resource", found.resource);
     let returned: URL;
     try {
-      const answer = await this.options.authorize(url);
-      returned = answer instanceof URL ? answer : new URL(answer, this.options.redirectUri);
+      const answer = await authorizeCallback(url);
+      returned = answer instanceof URL ? answer : new URL(answer, redirectUri);
     } catch (error) {
       if (error instanceof ClientError) throw error;
       throw authError("authorization", `the host's authorize callback failed: ${excerpt(messageOf(error), 200)}`, error);
@@ -190,7 +198,7 @@ export class OAuthAuthorizer implements Authorizer {
     const issued = params.get("iss");
     if (issued !== null && issued !== server.issuer) throw authError("authorization", "the authorization response came from another issuer");
     const response = await this.tokenRequest(() =>
-      oauth.authorizationCodeGrantRequest(server, client, this.clientAuth(oauth, registration, server), params, this.options.redirectUri, verifier, {
+      oauth.authorizationCodeGrantRequest(server, client, this.clientAuth(oauth, registration, server), params, redirectUri, verifier, {
         ...this.requestOptions(oauth, server.token_endpoint!),
         additionalParameters: found.resource === undefined ? {} : { resource: found.resource },
       }),
@@ -198,6 +206,73 @@ export class OAuthAuthorizer implements Authorizer {
     const result = await this.tokenResult(() => oauth.processAuthorizationCodeResponse(server, client, response));
     await this.keep(result, server.issuer, scope);
     this.freshFromFlow = bearer(this.tokens!);
+  }
+
+  /** A token without a person: client credentials, a workload's JWT, or an enterprise's ID-JAG. */
+  private async unattended(oauth: typeof Oauth, grant: NonNullable<AuthOptions["grant"]>, found: Discovered, server: Oauth.AuthorizationServer, scope: string | undefined): Promise<void> {
+    const params: Record<string, string> = {};
+    if (scope !== undefined) params.scope = scope;
+    if (found.resource !== undefined) params.resource = found.resource;
+    const clientId = this.options.clientId ?? "";
+    const client: Oauth.Client = { client_id: clientId };
+    const options = this.requestOptions(oauth, server.token_endpoint!);
+    let clientAuth: Oauth.ClientAuth;
+    if (grant.type === "client_credentials" && grant.privateKey !== undefined) {
+      clientAuth = oauth.PrivateKeyJwt({ key: await signingKey(grant.privateKey, grant.algorithm ?? "ES256") });
+    } else {
+      const secret = this.options.clientSecret;
+      clientAuth = this.clientAuth(oauth, { client_id: clientId, client_secret: secret, token_endpoint_auth_method: authMethod(server, secret !== undefined) }, server);
+    }
+    let result: Oauth.TokenEndpointResponse;
+    if (grant.type === "client_credentials") {
+      const response = await this.tokenRequest(() => oauth.clientCredentialsGrantRequest(server, client, clientAuth, params, options));
+      result = await this.tokenResult(() => oauth.processClientCredentialsResponse(server, client, response));
+    } else {
+      const assertion = grant.type === "jwt_bearer" ? await grant.assertion() : await this.identityAssertion(grant, server, found, scope);
+      const response = await this.tokenRequest(() => oauth.genericTokenEndpointRequest(server, client, clientAuth, JWT_BEARER, { ...params, assertion }, options));
+      result = await this.tokenResult(() => oauth.processGenericTokenEndpointResponse(server, client, response));
+    }
+    await this.keep(result, server.issuer, scope);
+  }
+
+  /**
+   * Enterprise-managed authorization: the person's ID token, exchanged at the enterprise's
+   * identity provider (RFC 8693) for an Identity Assertion JWT Authorization Grant meant for
+   * this authorization server and resource.
+   */
+  private async identityAssertion(grant: Extract<NonNullable<AuthOptions["grant"]>, { type: "enterprise" }>, server: Oauth.AuthorizationServer, found: Discovered, scope: string | undefined): Promise<string> {
+    const endpoint = new URL(grant.idpTokenEndpoint);
+    requireSecureUrl(endpoint, "the identity provider's token endpoint");
+    const form = new URLSearchParams({
+      grant_type: "urn:ietf:params:oauth:grant-type:token-exchange",
+      requested_token_type: "urn:ietf:params:oauth:token-type:id-jag",
+      audience: server.issuer,
+      resource: found.resource ?? this.resourceUrl.href,
+      subject_token: await grant.idToken(),
+      subject_token_type: "urn:ietf:params:oauth:token-type:id_token",
+    });
+    if (scope !== undefined) form.set("scope", scope);
+    const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
+    if (grant.idpClientSecret === undefined) form.set("client_id", grant.idpClientId);
+    else headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(grant.idpClientId)}:${encodeURIComponent(grant.idpClientSecret)}`).toString("base64")}`;
+    let response: Response;
+    try {
+      response = await this.fetchFn(endpoint.href, { method: "POST", headers, body: form.toString(), redirect: "manual", signal: AbortSignal.timeout(AUTH_REQUEST_TIMEOUT_MS) });
+    } catch (error) {
+      throw authError("token exchange", "the identity provider could not be reached", error);
+    }
+    const text = await response.text().catch(() => "");
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    const token = typeof body === "object" && body !== null ? (body as { access_token?: unknown }).access_token : undefined;
+    if (response.status !== 200 || typeof token !== "string") {
+      throw authError("token exchange", `the identity provider refused the exchange (HTTP ${response.status}${describeBody(body)})`);
+    }
+    return token;
   }
 
   private async refresh(tokens: Tokens): Promise<void> {
@@ -271,11 +346,11 @@ export class OAuthAuthorizer implements Authorizer {
     requireSecureUrl(url, "the registration endpoint");
     const metadata = {
       client_name: this.options.clientName ?? this.clientName,
-      redirect_uris: [this.options.redirectUri],
+      redirect_uris: this.options.redirectUri === undefined ? [] : [this.options.redirectUri],
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
       token_endpoint_auth_method: "none",
-      application_type: isLoopbackRedirect(this.options.redirectUri) ? "native" : "web",
+      application_type: isLoopbackRedirect(this.options.redirectUri ?? "") ? "native" : "web",
     };
     let response: Response;
     try {
@@ -337,6 +412,25 @@ export class OAuthAuthorizer implements Authorizer {
       throw authError("token", describe(error), error);
     }
   }
+}
+
+const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+
+/** The WebCrypto key of a PKCS #8 PEM, for signing `private_key_jwt` assertions with `algorithm`. */
+async function signingKey(pem: string, algorithm: string): Promise<webcrypto.CryptoKey> {
+  const crypto = await import("node:crypto");
+  let der: Buffer;
+  try {
+    der = crypto.createPrivateKey(pem).export({ format: "der", type: "pkcs8" });
+  } catch (error) {
+    throw authError("token", "the private key is not a PKCS #8 PEM key", error);
+  }
+  const params =
+    algorithm === "ES256" ? { name: "ECDSA", namedCurve: "P-256" }
+    : algorithm === "ES384" ? { name: "ECDSA", namedCurve: "P-384" }
+    : algorithm === "PS256" ? { name: "RSA-PSS", hash: "SHA-256" }
+    : { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" };
+  return crypto.webcrypto.subtle.importKey("pkcs8", der, params, false, ["sign"]);
 }
 
 /** The scopes of both, each once. */

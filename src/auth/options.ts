@@ -15,14 +15,36 @@ export interface AuthStore {
 /** How the person's authorization comes back: the URL the browser was sent to (with `code` and `state`). */
 export type AuthorizeCallback = (authorizationUrl: URL) => Promise<URL | string>;
 
+/**
+ * How a token is got when no person takes part (the extensions of the authorization spec):
+ * - `client_credentials`: the client's own credentials, `clientId` with `clientSecret`, or a
+ *   `privateKey` (PKCS #8 PEM) signing a `private_key_jwt` assertion;
+ * - `jwt_bearer`: workload identity federation (RFC 7523): a JWT the platform issued the workload;
+ * - `enterprise`: enterprise-managed authorization: the person's ID token from the enterprise's
+ *   identity provider is exchanged there for an ID-JAG (RFC 8693), which the authorization
+ *   server takes as a JWT bearer grant.
+ */
+export type AuthGrant =
+  | { type: "client_credentials"; privateKey?: string | undefined; algorithm?: "ES256" | "ES384" | "RS256" | "PS256" | undefined }
+  | { type: "jwt_bearer"; assertion: () => string | Promise<string> }
+  | {
+      type: "enterprise";
+      idpTokenEndpoint: string;
+      idpClientId: string;
+      idpClientSecret?: string | undefined;
+      idToken: () => string | Promise<string>;
+    };
+
 export interface AuthOptions {
-  /** Where the client is sent back; registered with the authorization server. */
-  redirectUri: string;
+  /** Where the client is sent back; registered with the authorization server (the code flow). */
+  redirectUri?: string | undefined;
   /**
    * Shows `authorizationUrl` to the person (Conduit never opens a browser) and resolves with the
    * URL the authorization server redirected to. `loopbackRedirect()` gives one for a local host.
    */
-  authorize: AuthorizeCallback;
+  authorize?: AuthorizeCallback | undefined;
+  /** A grant without a person; by default the authorization code flow (`redirectUri`, `authorize`). */
+  grant?: AuthGrant | undefined;
   /** A client registered beforehand; without one, a Client ID Metadata Document or Dynamic Client Registration. */
   clientId?: string | undefined;
   clientSecret?: string | undefined;
@@ -36,7 +58,7 @@ export interface AuthOptions {
   store?: AuthStore | undefined;
 }
 
-export const AUTH_OPTION_KEYS: ReadonlySet<string> = new Set(["redirectUri", "authorize", "clientId", "clientSecret", "clientMetadataUrl", "clientName", "scope", "store"]);
+export const AUTH_OPTION_KEYS: ReadonlySet<string> = new Set(["redirectUri", "authorize", "grant", "clientId", "clientSecret", "clientMetadataUrl", "clientName", "scope", "store"]);
 
 /** A store in this process's memory. */
 export function memoryStore(): AuthStore {
