@@ -3,7 +3,8 @@
 # (conformance/client.mjs, on the built package in dist/; run `npm run build` first).
 #
 # Usage: scripts/conformance.sh [-s SPEC_VERSION]... [SCENARIO]...
-#   -s       a spec version to run (repeatable); default: 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28
+#   -s       a spec version to run (repeatable); default: 2025-03-26, 2025-06-18, 2025-11-25,
+#            2026-07-28, and `extension` (the authorization extensions, which have no version)
 #   SCENARIO run only these; default: every client scenario the suite lists for the version,
 #            except extension scenarios
 # Environment:
@@ -31,7 +32,7 @@ while getopts "s:h" opt; do
 done
 shift $((OPTIND - 1))
 ONLY=("$@")
-[ ${#SPEC_VERSIONS[@]} -gt 0 ] || SPEC_VERSIONS=(2025-03-26 2025-06-18 2025-11-25 2026-07-28)
+[ ${#SPEC_VERSIONS[@]} -gt 0 ] || SPEC_VERSIONS=(2025-03-26 2025-06-18 2025-11-25 2026-07-28 extension)
 
 cd "$ROOT"
 if [ ! -f dist/index.js ]; then
@@ -69,7 +70,8 @@ suite() { "$CLI_NODE" "$CLI" "$@"; }
 # (sep-2640 skills) belong to a later piece of work.
 scenarios_at() {
   if [ "$1" = extension ]; then
-    suite list --client | sed -n 's/^  - \(auth\/[^ ]*\) \[extension\]$/\1/p'
+    # DPoP (auth/dpop, auth/dpop-nonce) is not built yet: named on the command line, it runs.
+    suite list --client | sed -n 's/^  - \(auth\/[^ ]*\) \[extension\]$/\1/p' | grep -v '^auth/dpop'
     return
   fi
   suite list --client --spec-version "$1" | sed -n 's/^  - \([^ ]*\) \[\(.*\)\]$/\1 \2/p' |
