@@ -3,7 +3,7 @@ export { ServerHandle, type CallOptions, type ListOptions, type ServerState, typ
 export { isTask } from "./protocol/tasks.js";
 export type { ClientOptions, ConnectOptions } from "./options.js";
 export type { ServerTarget, RemoteTarget } from "./options.js";
-export { memoryStore, type AuthOptions, type AuthStore, type AuthorizeCallback } from "./auth/options.js";
+export { fileStore, memoryStore, type AuthGrant, type AuthOptions, type AuthStore, type AuthorizeCallback } from "./auth/options.js";
 export { loopbackRedirect, type LoopbackRedirect, type LoopbackOptions } from "./auth/loopback.js";
 export type { ListenFilter, Subscription } from "./protocol/subscriptions.js";
 export type { StdioTarget } from "./transport/stdio.js";

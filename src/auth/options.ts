@@ -75,3 +75,48 @@ export function memoryStore(): AuthStore {
     },
   };
 }
+
+/**
+ * A store in one JSON file, readable and writable by its owner alone (mode 0600, its folder
+ * 0700 when made here): for a host on one machine, such as the terminal host. Writes go to a
+ * temporary file renamed over the old one, one at a time, so that a crash leaves either.
+ */
+export function fileStore(path: string): AuthStore {
+  let queue: Promise<unknown> = Promise.resolve();
+  const read = async (): Promise<Record<string, string>> => {
+    const fs = await import("node:fs/promises");
+    try {
+      const parsed: unknown = JSON.parse(await fs.readFile(path, "utf8"));
+      return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, string>) : {};
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
+      throw error;
+    }
+  };
+  const change = (edit: (values: Record<string, string>) => void): Promise<void> => {
+    const done = queue.then(async () => {
+      const [fs, path_] = await Promise.all([import("node:fs/promises"), import("node:path")]);
+      const values = await read();
+      edit(values);
+      await fs.mkdir(path_.dirname(path), { recursive: true, mode: 0o700 });
+      const temporary = `${path}.${process.pid}.tmp`;
+      await fs.writeFile(temporary, JSON.stringify(values), { mode: 0o600 });
+      await fs.chmod(temporary, 0o600);
+      await fs.rename(temporary, path);
+    });
+    queue = done.catch(() => {});
+    return done;
+  };
+  return {
+    get: async (key) => {
+      await queue;
+      const values = await read();
+      return Object.hasOwn(values, key) ? values[key] : undefined;
+    },
+    set: (key, value) => change((values) => Object.defineProperty(values, key, { value, enumerable: true, writable: true, configurable: true })),
+    delete: (key) =>
+      change((values) => {
+        delete values[key];
+      }),
+  };
+}

@@ -2,9 +2,16 @@
 // for what the conformance suite does not cover: the store shared by two clients, refresh on a
 // 401 and before expiry, a token endpoint that answers garbage or hangs, no secret in errors,
 // the loopback listener's state check, and no token to another origin.
+import { execFile, spawn } from "node:child_process";
+import { mkdtemp, readFile, stat } from "node:fs/promises";
 import http from "node:http";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { Client, ClientError, loopbackRedirect, memoryStore, type AuthOptions, type AuthStore } from "../../src/index.js";
+import { Client, ClientError, fileStore, loopbackRedirect, memoryStore, type AuthOptions, type AuthStore } from "../../src/index.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { approve, startOAuthServers } from "../helpers/oauth-server.js";
 import { track } from "../helpers/cleanup.js";
@@ -107,6 +114,61 @@ describe("a protected server", () => {
     }
   });
 });
+
+describe("stores", () => {
+  it("the file store keeps registrations and tokens readable by its owner alone, across clients", async () => {
+    const servers = await startOAuthServers();
+    const dir = await mkdtemp(join(tmpdir(), "conduit-store-"));
+    const path = join(dir, "auth", "store.json");
+    const authorized: URL[] = [];
+    await client().connect("p", { url: servers.resourceUrl, auth: auth(fileStore(path), authorized) });
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect((await stat(join(dir, "auth"))).mode & 0o777).toBe(0o700);
+    expect(await readFile(path, "utf8")).toContain("conduit:tokens:");
+    const again = await client().connect("p", { url: servers.resourceUrl, auth: auth(fileStore(path), authorized) });
+    expect((await again.callTool("whoami", {})).content).toEqual([{ type: "text", text: "tok-1" }]);
+    expect(authorized).toHaveLength(1);
+  });
+
+  it("two host processes share one Redis store: the second is not asked to authorize", async () => {
+    const servers = await startOAuthServers();
+    const port = await freePort();
+    const redis = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    try {
+      await waitForPort(port);
+      const run = promisify(execFile);
+      const host = fileURLToPath(new URL("../fixtures/auth-host.mjs", import.meta.url));
+      const first = JSON.parse((await run(process.execPath, [host, servers.resourceUrl, `redis://127.0.0.1:${port}`], { timeout: 20_000 })).stdout) as { text: string; authorized: number };
+      const second = JSON.parse((await run(process.execPath, [host, servers.resourceUrl, `redis://127.0.0.1:${port}`], { timeout: 20_000 })).stdout) as { text: string; authorized: number };
+      expect(first).toEqual({ text: "tok-1", authorized: 1 });
+      expect(second).toEqual({ text: "tok-1", authorized: 0 });
+      expect(servers.registrations).toHaveLength(1);
+    } finally {
+      redis.kill("SIGKILL");
+    }
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPort(port: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, "127.0.0.1", () => (socket.destroy(), resolve(true)));
+      socket.on("error", () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`redis-server did not listen on ${port}`);
+}
 
 describe("the loopback redirect listener", () => {
   it("takes only the redirect with the state it waits for", async () => {
