@@ -70,8 +70,7 @@ suite() { "$CLI_NODE" "$CLI" "$@"; }
 # (sep-2640 skills) belong to a later piece of work.
 scenarios_at() {
   if [ "$1" = extension ]; then
-    # DPoP (auth/dpop, auth/dpop-nonce) is not built yet: named on the command line, it runs.
-    suite list --client | sed -n 's/^  - \(auth\/[^ ]*\) \[extension\]$/\1/p' | grep -v '^auth/dpop'
+    suite list --client | sed -n 's/^  - \(auth\/[^ ]*\) \[extension\]$/\1/p'
     return
   fi
   suite list --client --spec-version "$1" | sed -n 's/^  - \([^ ]*\) \[\(.*\)\]$/\1 \2/p' |

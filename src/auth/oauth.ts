@@ -24,7 +24,8 @@ import type * as Oauth from "oauth4webapi";
 import { ClientError } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
 import { excerpt } from "../util/text.js";
-import type { Authorizer } from "../transport/http-authorizer.js";
+import type { Authorization, Authorizer } from "../transport/http-authorizer.js";
+import { DpopKey } from "./dpop.js";
 import { AUTH_REQUEST_TIMEOUT_MS, authError, discover, parseChallenge, requireSecureUrl, type Discovered, type FetchFn } from "./discovery.js";
 import { memoryStore, type AuthOptions, type AuthStore } from "./options.js";
 
@@ -40,6 +41,8 @@ interface Tokens {
   expiresAt: number | undefined;
   issuer: string;
   scope: string | undefined;
+  /** "dpop" for a token bound to this client's DPoP key (held in memory alone). */
+  tokenType?: string | undefined;
 }
 
 interface Registration {
@@ -67,19 +70,36 @@ export class OAuthAuthorizer implements Authorizer {
     this.store = options.store ?? memoryStore();
   }
 
-  async header(): Promise<string | undefined> {
+  async authorize(method: string, url: URL): Promise<Authorization | undefined> {
     if (this.running !== undefined) await this.running.catch(() => {});
     const tokens = await this.current();
     if (tokens === undefined) return undefined;
     if (tokens.expiresAt !== undefined && tokens.expiresAt - EXPIRY_MARGIN_MS <= Date.now() && tokens.refreshToken !== undefined) {
       await this.once(() => this.refresh(tokens)).catch((error: unknown) => this.logger.debug("a refresh before expiry failed", { error: messageOf(error) }));
-      return this.tokens === undefined ? undefined : bearer(this.tokens);
+      return this.tokens === undefined ? undefined : this.present(this.tokens, method, url);
     }
-    return bearer(tokens);
+    return this.present(tokens, method, url);
   }
 
-  async challenged(status: 401 | 403, header: string | undefined, sent: string | undefined): Promise<boolean> {
+  /** The headers that present the token: Bearer, or DPoP with a fresh proof. */
+  private async present(tokens: Tokens, method: string, url: URL): Promise<Authorization | undefined> {
+    if (tokens.tokenType !== "dpop") return { authorization: bearer(tokens) };
+    // Bound to a key this process does not hold (a token from the store): not usable.
+    if (this.dpop === undefined) return undefined;
+    return { authorization: bearer(tokens), dpop: await this.dpop.proof(method, url, tokens.accessToken, this.resourceNonce) };
+  }
+
+  async challenged(status: 401 | 403, headerOf: (name: string) => string | undefined, given: Authorization | undefined): Promise<boolean> {
+    const header = headerOf("www-authenticate");
     const challenge = parseChallenge(header);
+    const sent = given?.authorization;
+    // The resource wants its nonce in the proof (RFC 9449 §9): once per new nonce.
+    const nonce = headerOf("dpop-nonce");
+    if (status === 401 && given?.dpop !== undefined && nonce !== undefined && (header ?? "").includes("use_dpop_nonce")) {
+      if (nonce === this.resourceNonce) return false;
+      this.resourceNonce = nonce;
+      return true;
+    }
     // Another request got a new token meanwhile: send again with it.
     const now = this.tokens === undefined ? undefined : bearer(this.tokens);
     if (now !== undefined && now !== sent) return true;
@@ -87,7 +107,7 @@ export class OAuthAuthorizer implements Authorizer {
       if (challenge.error !== "insufficient_scope" || ++this.stepUps > MAX_STEP_UPS) return false;
       // What was granted stays asked for: the new scope is added to it (SEP-2350).
       const scope = union(this.tokens?.scope, challenge.scope);
-      await this.once(() => this.authorize(scope, challenge.resourceMetadata));
+      await this.once(() => this.runFlow(scope, challenge.resourceMetadata));
       return true;
     }
     const tokens = this.tokens;
@@ -101,15 +121,19 @@ export class OAuthAuthorizer implements Authorizer {
     }
     // A token the full flow just gave, refused at once: nothing more to try.
     if (sent !== undefined && this.freshFromFlow === sent) return false;
-    await this.once(() => this.authorize(challenge.scope, challenge.resourceMetadata));
+    await this.once(() => this.runFlow(challenge.scope, challenge.resourceMetadata));
     return true;
   }
 
   /** The header of the last token the full flow gave, until a request with it succeeds. */
   private freshFromFlow: string | undefined;
+  /** This client's DPoP key, made when an authorization server supports DPoP. */
+  private dpop: DpopKey | undefined;
+  /** The nonce the resource asked DPoP proofs to carry. */
+  private resourceNonce: string | undefined;
 
-  accepted(sent: string): void {
-    if (sent !== this.freshFromFlow) return;
+  accepted(given: Authorization): void {
+    if (given.authorization !== this.freshFromFlow) return;
     // The new token works: the tries it took start again from zero.
     this.freshFromFlow = undefined;
     this.stepUps = 0;
@@ -148,7 +172,7 @@ export class OAuthAuthorizer implements Authorizer {
   }
 
   /** The authorization code flow, from discovery to the stored token. */
-  private async authorize(scopeAsked: string | undefined, resourceMetadata: string | undefined): Promise<void> {
+  private async runFlow(scopeAsked: string | undefined, resourceMetadata: string | undefined): Promise<void> {
     const oauth = await this.oauth();
     const found = await discover(this.resourceUrl, { resourceMetadata, scope: scopeAsked }, this.fetchFn);
     this.discovered = found;
@@ -197,13 +221,14 @@ export class OAuthAuthorizer implements Authorizer {
     }
     const issued = params.get("iss");
     if (issued !== null && issued !== server.issuer) throw authError("authorization", "the authorization response came from another issuer");
-    const response = await this.tokenRequest(() =>
+    const DPoP = await this.dpopHandle(oauth, server, client);
+    const send = (): Promise<Response> =>
       oauth.authorizationCodeGrantRequest(server, client, this.clientAuth(oauth, registration, server), params, redirectUri, verifier, {
         ...this.requestOptions(oauth, server.token_endpoint!),
         additionalParameters: found.resource === undefined ? {} : { resource: found.resource },
-      }),
-    );
-    const result = await this.tokenResult(() => oauth.processAuthorizationCodeResponse(server, client, response));
+        DPoP,
+      });
+    const result = await this.tokenResult((response) => oauth.processAuthorizationCodeResponse(server, client, response), await this.tokenRequest(send), send);
     await this.keep(result, server.issuer, scope);
     this.freshFromFlow = bearer(this.tokens!);
   }
@@ -225,12 +250,12 @@ export class OAuthAuthorizer implements Authorizer {
     }
     let result: Oauth.TokenEndpointResponse;
     if (grant.type === "client_credentials") {
-      const response = await this.tokenRequest(() => oauth.clientCredentialsGrantRequest(server, client, clientAuth, params, options));
-      result = await this.tokenResult(() => oauth.processClientCredentialsResponse(server, client, response));
+      const send = (): Promise<Response> => oauth.clientCredentialsGrantRequest(server, client, clientAuth, params, options);
+      result = await this.tokenResult((response) => oauth.processClientCredentialsResponse(server, client, response), await this.tokenRequest(send));
     } else {
       const assertion = grant.type === "jwt_bearer" ? await grant.assertion() : await this.identityAssertion(grant, server, found, scope);
-      const response = await this.tokenRequest(() => oauth.genericTokenEndpointRequest(server, client, clientAuth, JWT_BEARER, { ...params, assertion }, options));
-      result = await this.tokenResult(() => oauth.processGenericTokenEndpointResponse(server, client, response));
+      const send = (): Promise<Response> => oauth.genericTokenEndpointRequest(server, client, clientAuth, JWT_BEARER, { ...params, assertion }, options);
+      result = await this.tokenResult((response) => oauth.processGenericTokenEndpointResponse(server, client, response), await this.tokenRequest(send));
     }
     await this.keep(result, server.issuer, scope);
   }
@@ -285,13 +310,14 @@ export class OAuthAuthorizer implements Authorizer {
     const registration = await this.registration(found);
     const client: Oauth.Client = { client_id: registration.client_id, token_endpoint_auth_method: registration.token_endpoint_auth_method };
     try {
-      const response = await this.tokenRequest(() =>
+      const DPoP = tokens.tokenType === "dpop" ? await this.dpopHandle(oauth, server, client) : undefined;
+      const send = (): Promise<Response> =>
         oauth.refreshTokenGrantRequest(server, client, this.clientAuth(oauth, registration, server), tokens.refreshToken!, {
           ...this.requestOptions(oauth, server.token_endpoint!),
           additionalParameters: found.resource === undefined ? {} : { resource: found.resource },
-        }),
-      );
-      const result = await this.tokenResult(() => oauth.processRefreshTokenResponse(server, client, response));
+          DPoP,
+        });
+      const result = await this.tokenResult((response) => oauth.processRefreshTokenResponse(server, client, response), await this.tokenRequest(send), send);
       await this.keep(result, server.issuer, tokens.scope, tokens.refreshToken);
     } catch (error) {
       // A refresh token refused is spent: forget it, so that the next 401 authorizes afresh.
@@ -307,6 +333,7 @@ export class OAuthAuthorizer implements Authorizer {
       expiresAt: typeof result.expires_in === "number" ? Date.now() + result.expires_in * 1000 : undefined,
       issuer,
       scope: result.scope ?? scope,
+      tokenType: result.token_type.toLowerCase() === "dpop" ? "dpop" : "bearer",
     };
     await this.store.set(tokenKey(this.resourceUrl), JSON.stringify(this.tokens));
   }
@@ -405,12 +432,33 @@ export class OAuthAuthorizer implements Authorizer {
     }
   }
 
-  private async tokenResult<T>(process: () => Promise<T>): Promise<T> {
+  /**
+   * Processes a token response; one the server refused for its DPoP nonce is sent once more
+   * (`resend`), the handle now holding the nonce (RFC 9449 §8).
+   */
+  private async tokenResult<T>(process: (response: Response) => Promise<T>, response: Response, resend?: () => Promise<Response>): Promise<T> {
+    const oauth = await this.oauth();
     try {
-      return await process();
+      return await process(response);
     } catch (error) {
+      if (resend !== undefined && oauth.isDPoPNonceError(error)) {
+        const again = await this.tokenRequest(resend);
+        try {
+          return await process(again);
+        } catch (failure) {
+          throw authError("token", describe(failure), failure);
+        }
+      }
       throw authError("token", describe(error), error);
     }
+  }
+
+  /** A DPoP handle for the token requests, where the authorization server supports ES256 proofs. */
+  private async dpopHandle(oauth: typeof Oauth, server: Discovered["server"], client: Oauth.Client): Promise<Oauth.DPoPHandle | undefined> {
+    const algs = server.dpop_signing_alg_values_supported;
+    if (!Array.isArray(algs) || !algs.includes("ES256")) return undefined;
+    this.dpop ??= await DpopKey.create();
+    return oauth.DPoP(client, this.dpop.pair);
   }
 }
 
@@ -440,7 +488,7 @@ function union(granted: string | undefined, asked: string | undefined): string |
 }
 
 function bearer(tokens: Tokens): string {
-  return `Bearer ${tokens.accessToken}`;
+  return `${tokens.tokenType === "dpop" ? "DPoP" : "Bearer"} ${tokens.accessToken}`;
 }
 
 function tokenKey(resource: URL): string {

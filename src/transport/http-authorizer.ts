@@ -9,17 +9,24 @@
  */
 import type { Exchange, ExchangeRequest, ExchangeResponse } from "./http-exchange.js";
 
+/** What authorizes one request: its `Authorization` value, and a DPoP proof when the token is bound to a key. */
+export interface Authorization {
+  readonly authorization: string;
+  readonly dpop?: string | undefined;
+}
+
 export interface Authorizer {
-  /** The header for a request now, or undefined when there is no token yet. */
-  header(): Promise<string | undefined>;
+  /** The headers for `method` to `url` now, or undefined when there is no token yet. */
+  authorize(method: string, url: URL): Promise<Authorization | undefined>;
   /**
-   * The resource answered `status` with these `WWW-Authenticate` values: resolves true when a
-   * new token is there (send again), false when nothing more can be done (the answer stands);
-   * rejects with an `"auth"` ClientError when authorizing failed.
+   * The resource answered `status` (`header` reads its headers: `WWW-Authenticate`,
+   * `DPoP-Nonce`): resolves true when a new token (or a nonce) is there (send again), false when
+   * nothing more can be done (the answer stands); rejects with an `"auth"` ClientError when
+   * authorizing failed.
    */
-  challenged(status: 401 | 403, challenge: string | undefined, sentHeader: string | undefined): Promise<boolean>;
-  /** A request with this header was not refused: the token works. */
-  accepted(sentHeader: string): void;
+  challenged(status: 401 | 403, header: (name: string) => string | undefined, sent: Authorization | undefined): Promise<boolean>;
+  /** A request with this authorization was not refused: the token works. */
+  accepted(sent: Authorization): void;
 }
 
 /** The exchange that authorizes requests to `origin` through `authorizer`. */
@@ -27,12 +34,12 @@ export function authorizingExchange(inner: Exchange, origin: string, authorizer:
   return {
     async send(request: ExchangeRequest): Promise<ExchangeResponse> {
       if (request.url.origin !== origin) return inner.send(request);
-      // A step-up may ask more than once; each try is bounded by the authorizer itself.
+      // A step-up or a nonce may ask more than once; each is bounded by the authorizer itself.
       for (;;) {
-        const header = await authorizer.header();
-        const response = await inner.send(header === undefined ? request : withHeader(request, header));
+        const sent = await authorizer.authorize(request.method, request.url);
+        const response = await inner.send(sent === undefined ? request : withAuthorization(request, sent));
         if (response.status !== 401 && response.status !== 403) {
-          if (header !== undefined) authorizer.accepted(header);
+          if (sent !== undefined) authorizer.accepted(sent);
           return response;
         }
         const challenge = response.header("www-authenticate");
@@ -40,10 +47,15 @@ export function authorizingExchange(inner: Exchange, origin: string, authorizer:
         // Read now: authorizing may take a person's minutes, and the answer may still stand.
         const kept = await keep(response);
         if (request.ticket?.cancelled === true) return kept;
-        if (!(await authorizer.challenged(response.status, challenge, header))) return kept;
+        if (!(await authorizer.challenged(response.status, (name) => response.header(name), sent))) return kept;
       }
     },
   };
+}
+
+function withAuthorization(request: ExchangeRequest, sent: Authorization): ExchangeRequest {
+  const extra = sent.dpop === undefined ? { ...request.extra, authorization: sent.authorization } : { ...request.extra, authorization: sent.authorization, dpop: sent.dpop };
+  return { ...request, extra };
 }
 
 /** The bytes of an error answer this short are enough to report it. */
@@ -71,6 +83,3 @@ async function keep(response: ExchangeResponse): Promise<ExchangeResponse> {
   };
 }
 
-function withHeader(request: ExchangeRequest, header: string): ExchangeRequest {
-  return { ...request, extra: { ...request.extra, authorization: header } };
-}

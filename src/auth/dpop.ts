@@ -1,0 +1,46 @@
+/**
+ * DPoP (RFC 9449): a key pair of this client's, held in memory only, that a token is bound to;
+ * each request to the resource carries a fresh proof, a JWT signed with the key naming the
+ * method, the URL (without query and fragment), the time, the token's hash and, once a server
+ * asked for one, its nonce.
+ */
+import type { webcrypto } from "node:crypto";
+
+const encoder = new TextEncoder();
+
+function base64url(bytes: Uint8Array | ArrayBuffer): string {
+  return Buffer.from(bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes).toString("base64url");
+}
+
+export class DpopKey {
+  private constructor(
+    readonly pair: webcrypto.CryptoKeyPair,
+    private readonly jwk: Record<string, unknown>,
+    private readonly subtle: webcrypto.SubtleCrypto,
+  ) {}
+
+  /** An ES256 key pair; the private key is not extractable. */
+  static async create(): Promise<DpopKey> {
+    const { webcrypto } = await import("node:crypto");
+    const pair = await webcrypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"]);
+    const { kty, crv, x, y } = await webcrypto.subtle.exportKey("jwk", pair.publicKey);
+    return new DpopKey(pair, { kty, crv, x, y }, webcrypto.subtle);
+  }
+
+  /** A proof for one request; `accessToken` when it presents one, `nonce` when the server gave one. */
+  async proof(method: string, url: URL, accessToken: string | undefined, nonce: string | undefined): Promise<string> {
+    const header = { typ: "dpop+jwt", alg: "ES256", jwk: this.jwk };
+    const payload: Record<string, unknown> = {
+      jti: base64url(crypto.getRandomValues(new Uint8Array(16))),
+      htm: method,
+      htu: `${url.origin}${url.pathname}`,
+      iat: Math.floor(Date.now() / 1000),
+    };
+    if (accessToken !== undefined) payload.ath = base64url(await this.subtle.digest("SHA-256", encoder.encode(accessToken)));
+    if (nonce !== undefined) payload.nonce = nonce;
+    const input = `${base64url(encoder.encode(JSON.stringify(header)))}.${base64url(encoder.encode(JSON.stringify(payload)))}`;
+    // WebCrypto's ECDSA signature is already the JWS form (r and s, 32 bytes each).
+    const signature = await this.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, this.pair.privateKey, encoder.encode(input));
+    return `${input}.${base64url(signature)}`;
+  }
+}
