@@ -26,7 +26,7 @@ export interface OAuthServers {
   revokeAll(): void;
   /** Token lifetime in seconds given from now on. */
   expiresIn: number;
-  mode: "normal" | "garbage" | "hang";
+  mode: "normal" | "garbage" | "hang" | "no-registration";
   close(): Promise<void>;
 }
 
@@ -101,6 +101,7 @@ export async function startOAuthServers(): Promise<OAuthServers> {
         authorization_response_iss_parameter_supported: true,
       });
     }
+    if (url.pathname === "/register" && state.mode === "no-registration") return json(res, 400, { error: "invalid_client_metadata", error_description: "registration is closed" });
     if (url.pathname === "/register") {
       const metadata = JSON.parse(body) as { redirect_uris: string[] };
       state.registrations.push(metadata);

@@ -87,6 +87,19 @@ describe("a protected server", () => {
     expect((error as Error).message).not.toContain("s3cret-value");
   });
 
+  it("fails with kind auth at registration when the server refuses to register the client", async () => {
+    const servers = await startOAuthServers();
+    servers.mode = "no-registration";
+    const error = await client().connect("p", { url: servers.resourceUrl, auth: auth(memoryStore(), []) }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "auth" });
+    expect((error as Error).message).toContain("at registration");
+    expect((error as Error).message).toContain("registration is closed");
+  });
+
+  it("refuses OAuth to a server that is neither https nor on loopback", async () => {
+    await expect(client().connect("p", { url: "http://mcp.example.com/mcp", auth: auth(memoryStore(), []) })).rejects.toThrow(/https/);
+  });
+
   it("ends at the connect's timeout when the token endpoint never answers", async () => {
     const servers = await startOAuthServers();
     servers.mode = "hang";
