@@ -10,6 +10,8 @@ import { track } from "./cleanup.js";
 
 export interface OAuthServers {
   readonly resourceUrl: string;
+  /** The same resource's HTTP+SSE stream (2024-11-05), behind the same authorization. */
+  readonly sseUrl: string;
   readonly issuer: string;
   /** Every token request's grant type, in order. */
   readonly grants: string[];
@@ -74,6 +76,7 @@ export async function startOAuthServers(): Promise<OAuthServers> {
   };
   const state: OAuthServers = {
     resourceUrl: "",
+    sseUrl: "",
     issuer: "",
     grants: [],
     authorizations: [],
@@ -136,14 +139,38 @@ export async function startOAuthServers(): Promise<OAuthServers> {
     return res.writeHead(404).end();
   });
 
+  // The HTTP+SSE transport (2024-11-05) behind the same authorization: the stream and every POST.
+  let stream: http.ServerResponse | undefined;
+  const oldTransport = (path: string, header: string | undefined, body: string, req: http.IncomingMessage, res: http.ServerResponse): unknown => {
+    state.seenTokens.push(header);
+    const token = header?.startsWith("Bearer ") === true ? header.slice(7) : undefined;
+    if (token === undefined || !valid.has(token)) {
+      state.refusals++;
+      return res.writeHead(401, { "www-authenticate": `Bearer resource_metadata="${rs.url}/.well-known/oauth-protected-resource/sse"` }).end();
+    }
+    if (path === "/sse" && req.method === "GET") {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write("event: endpoint\ndata: /messages?sessionId=1\n\n");
+      stream = res;
+      return undefined;
+    }
+    res.writeHead(202).end();
+    const message = JSON.parse(body) as { id?: number; method: string };
+    if (message.id === undefined) return undefined;
+    const result = message.method === "initialize" ? { protocolVersion: "2024-11-05", capabilities: { tools: {} }, serverInfo: { name: "old", version: "1" } } : { content: [{ type: "text", text: token }] };
+    stream?.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: message.id, result })}\n\n`);
+    return undefined;
+  };
+
   const rs = await listen(async (req, res) => {
     const url = new URL(req.url ?? "/", rs.url);
     const body = await readBody(req);
-    if (url.pathname === "/.well-known/oauth-protected-resource/mcp") {
-      return json(res, 200, { resource: `${rs.url}/mcp`, authorization_servers: [as.url] });
+    if (url.pathname === "/.well-known/oauth-protected-resource/mcp" || url.pathname === "/.well-known/oauth-protected-resource/sse") {
+      return json(res, 200, { resource: `${rs.url}${url.pathname.slice("/.well-known/oauth-protected-resource".length)}`, authorization_servers: [as.url] });
     }
-    if (url.pathname !== "/mcp") return res.writeHead(404).end();
     const header = req.headers.authorization;
+    if (url.pathname === "/sse" || url.pathname === "/messages") return oldTransport(url.pathname, header, body, req, res);
+    if (url.pathname !== "/mcp") return res.writeHead(404).end();
     state.seenTokens.push(header);
     const token = header?.startsWith("Bearer ") === true ? header.slice(7) : undefined;
     if (token === undefined || !valid.has(token)) {
@@ -168,7 +195,7 @@ export async function startOAuthServers(): Promise<OAuthServers> {
     return json(res, 200, { jsonrpc: "2.0", id: message.id, result });
   });
 
-  Object.assign(state, { resourceUrl: `${rs.url}/mcp`, issuer: as.url, close: async () => Promise.all([as.close(), rs.close()]).then(() => undefined) });
+  Object.assign(state, { resourceUrl: `${rs.url}/mcp`, sseUrl: `${rs.url}/sse`, issuer: as.url, close: async () => Promise.all([as.close(), rs.close()]).then(() => undefined) });
   return track(state);
 }
 

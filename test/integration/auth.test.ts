@@ -52,6 +52,24 @@ describe("a protected server", () => {
     expect(servers.registrations).toHaveLength(1);
   });
 
+  it("authorizes the HTTP+SSE transport's stream and its POSTs the same way", async () => {
+    const servers = await startOAuthServers();
+    const server = await client().connect("old", { url: servers.sseUrl, transport: "sse", auth: auth(memoryStore(), []) });
+    expect(server.protocolVersion).toBe("2024-11-05");
+    expect((await server.callTool("whoami", {})).content).toEqual([{ type: "text", text: "tok-1" }]);
+  });
+
+  it("puts no token, code, verifier or secret in what it logs", async () => {
+    const servers = await startOAuthServers();
+    const logger = capturingLogger();
+    const host = track(new Client({ name: "host", version: "1", logger }));
+    const server = await host.connect("p", { url: servers.resourceUrl, auth: { ...auth(memoryStore(), []), clientId: "pre", clientSecret: "s3cret-value" } });
+    servers.revokeAll();
+    await server.callTool("whoami", {});
+    const logged = JSON.stringify(logger.entries);
+    for (const secret of ["tok-1", "tok-2", "ref-1", "s3cret-value", "code_verifier"]) expect(logged).not.toContain(secret);
+  });
+
   it("refreshes on a 401 to its token, without asking the person again", async () => {
     const servers = await startOAuthServers();
     const authorized: URL[] = [];
