@@ -207,7 +207,7 @@ function checkAuthOptions(auth: AuthOptions): AuthOptions {
   } else if (grant.type === "client_credentials" && auth.clientId === undefined) {
     throw new InvalidArgumentError("`auth.grant` client_credentials needs `auth.clientId`");
   }
-  for (const name of ["clientId", "clientSecret", "clientMetadataUrl", "clientName", "scope"] as const) {
+  for (const name of ["clientId", "clientSecret", "clientMetadataUrl", "clientName", "issuer", "scope"] as const) {
     if (auth[name] !== undefined && typeof auth[name] !== "string") throw new InvalidArgumentError(`\`auth.${name}\` must be a string`);
   }
   return auth;

@@ -208,8 +208,8 @@ async function getJson(url: URL, fetchFn: FetchFn, step: string): Promise<Record
     await response.body?.cancel().catch(() => {});
     throw authError(step, `${redactUrl(url)} answered HTTP ${response.status}`);
   }
-  const text = await response.text();
-  if (text.length > METADATA_BYTES) throw authError(step, `${redactUrl(url)} answered more than ${METADATA_BYTES} bytes`);
+  const text = await readCapped(response, METADATA_BYTES);
+  if (text === undefined) throw authError(step, `${redactUrl(url)} answered more than ${METADATA_BYTES} bytes`);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -218,4 +218,23 @@ async function getJson(url: URL, fetchFn: FetchFn, step: string): Promise<Record
   }
   if (!isObject(body)) throw authError(step, `${redactUrl(url)} answered no JSON object`);
   return body;
+}
+
+/** The body as text, read as it comes; undefined (and the rest dropped) past `max` bytes. */
+export async function readCapped(response: Response, max: number): Promise<string | undefined> {
+  const reader = (response.body as ReadableStream<Uint8Array> | null)?.getReader();
+  if (reader === undefined) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = (await reader.read()) as { done: boolean; value: Uint8Array };
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }

@@ -4,6 +4,8 @@
  * redirect is taken only with the `state` of the authorization it waits for; any other request
  * is answered 400 and the wait goes on. Conduit never opens a browser: `show` is the host's.
  */
+import { InvalidArgumentError } from "../util/errors.js";
+import { MAX_TIMER_MS } from "../util/time.js";
 import { authError } from "./discovery.js";
 import type { AuthorizeCallback } from "./options.js";
 
@@ -27,44 +29,54 @@ export interface LoopbackOptions {
 export async function loopbackRedirect(options: LoopbackOptions = {}): Promise<LoopbackRedirect> {
   const path = options.path ?? "/callback";
   const timeoutMs = options.timeoutMs ?? 300_000;
-  let waiting: { state: string; resolve: (url: URL) => void } | undefined;
+  if (!(timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) throw new InvalidArgumentError(`loopback timeoutMs must be between 1 and ${MAX_TIMER_MS} ms`);
+  // Each authorization under way, by its state: several servers may be authorized at once.
+  const waiting = new Map<string, (url: URL) => void>();
   // Loaded here: importing Conduit does not load node:http.
   const http = (await import("node:http")).default;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    if (url.pathname !== path || waiting === undefined || url.searchParams.get("state") !== waiting.state) {
+    const resolve = url.pathname === path ? waiting.get(url.searchParams.get("state") ?? "") : undefined;
+    if (resolve === undefined) {
       res.writeHead(400, { "content-type": "text/plain; charset=utf-8" }).end("This is not the authorization this client waits for.");
       return;
     }
     res.writeHead(200, { "content-type": "text/plain; charset=utf-8" }).end("Authorized. You may close this window.");
-    const { resolve } = waiting;
-    waiting = undefined;
     resolve(new URL(`${redirectUri}${url.search}`));
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
   });
+  // A socket error after listening (a client that resets) is not the host's problem.
+  server.on("error", () => {});
   const address = server.address();
   const port = typeof address === "object" && address !== null ? address.port : 0;
   const redirectUri = `http://127.0.0.1:${port}${path}`;
   return {
     redirectUri,
-    authorize: (show) => async (authorizationUrl) => {
+    authorize: (show) => async (authorizationUrl, { signal }) => {
       const state = authorizationUrl.searchParams.get("state");
       if (state === null) throw authError("authorization", "the authorization URL carries no state");
       const back = new Promise<URL>((resolve, reject) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          signal.removeEventListener("abort", onAbort);
+          waiting.delete(state);
+        };
+        const onAbort = (): void => {
+          done();
+          reject(authError("authorization", "the wait for the redirect was given up"));
+        };
         const timer = setTimeout(() => {
-          waiting = undefined;
+          done();
           reject(authError("authorization", `no redirect came back within ${timeoutMs} ms`));
         }, timeoutMs);
-        waiting = {
-          state,
-          resolve: (url) => {
-            clearTimeout(timer);
-            resolve(url);
-          },
-        };
+        signal.addEventListener("abort", onAbort, { once: true });
+        waiting.set(state, (url) => {
+          done();
+          resolve(url);
+        });
       });
       await show(authorizationUrl);
       return back;

@@ -24,11 +24,14 @@ import type * as Oauth from "oauth4webapi";
 import { ClientError } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
 import { excerpt } from "../util/text.js";
+import { untilAborted } from "../util/time.js";
 import type { Authorization, Authorizer } from "../transport/http-authorizer.js";
 import { DpopKey } from "./dpop.js";
-import { AUTH_REQUEST_TIMEOUT_MS, authError, discover, parseChallenge, requireSecureUrl, type Discovered, type FetchFn } from "./discovery.js";
+import { AUTH_REQUEST_TIMEOUT_MS, authError, discover, parseChallenge, readCapped, requireSecureUrl, type Discovered, type FetchFn } from "./discovery.js";
 import { memoryStore, type AuthOptions, type AuthStore } from "./options.js";
 
+/** The most of a registration or token exchange answer that is read. */
+const ANSWER_BYTES = 256 * 1024;
 /** Step-ups in a row before a `403 insufficient_scope` stands: with the first, three authorizations at most. */
 const MAX_STEP_UPS = 2;
 /** A token this close to its expiry is refreshed first. */
@@ -54,7 +57,7 @@ interface Registration {
 export class OAuthAuthorizer implements Authorizer {
   private readonly store: AuthStore;
   private tokens: Tokens | undefined;
-  private loaded = false;
+  private loading: Promise<void> | undefined;
   private discovered: Discovered | undefined;
   private running: Promise<void> | undefined;
   private stepUps = 0;
@@ -139,24 +142,49 @@ export class OAuthAuthorizer implements Authorizer {
     this.stepUps = 0;
   }
 
+  /** Aborts when the connection ends. */
+  private readonly life = new AbortController();
+
+  close(): void {
+    this.life.abort(new ClientError("closed", "the connection ended while it was being authorized"));
+  }
+
+  /** The authorization server the host named, or any when it named none. */
+  private checkIssuer(found: Discovered): Discovered {
+    const expected = this.options.issuer;
+    if (expected !== undefined && found.server.issuer.replace(/\/$/, "") !== expected.replace(/\/$/, "")) {
+      throw authError("discovery", `the server names the authorization server ${excerpt(found.server.issuer, 200)}, not the one this client's credentials are for`);
+    }
+    return found;
+  }
+
   private once(work: () => Promise<void>): Promise<void> {
     this.running ??= work().finally(() => (this.running = undefined));
     return this.running;
   }
 
+  /** The token now: the one held, else the store's, read once for all the requests that ask meanwhile. */
   private async current(): Promise<Tokens | undefined> {
-    if (!this.loaded) {
-      this.loaded = true;
-      const kept = await this.store.get(tokenKey(this.resourceUrl));
-      if (kept !== undefined) {
-        try {
-          this.tokens = JSON.parse(kept) as Tokens;
-        } catch {
-          await this.store.delete(tokenKey(this.resourceUrl));
-        }
-      }
-    }
+    this.loading ??= this.load();
+    await this.loading;
     return this.tokens;
+  }
+
+  private async load(): Promise<void> {
+    let kept: string | undefined;
+    try {
+      kept = await this.store.get(tokenKey(this.resourceUrl));
+    } catch (error) {
+      throw authError("token", `the store could not be read: ${excerpt(messageOf(error), 200)}`);
+    }
+    if (kept === undefined || this.tokens !== undefined) return;
+    try {
+      const parsed = JSON.parse(kept) as Partial<Tokens>;
+      // A DPoP-bound token is of no use without its key, which is in memory only.
+      if (typeof parsed.accessToken === "string" && typeof parsed.issuer === "string" && parsed.tokenType !== "dpop") this.tokens = parsed as Tokens;
+    } catch {
+      await this.store.delete(tokenKey(this.resourceUrl)).catch(() => {});
+    }
   }
 
   private oauth(): Promise<typeof Oauth> {
@@ -174,7 +202,7 @@ export class OAuthAuthorizer implements Authorizer {
   /** The authorization code flow, from discovery to the stored token. */
   private async runFlow(scopeAsked: string | undefined, resourceMetadata: string | undefined): Promise<void> {
     const oauth = await this.oauth();
-    const found = await discover(this.resourceUrl, { resourceMetadata, scope: scopeAsked }, this.fetchFn);
+    const found = this.checkIssuer(await discover(this.resourceUrl, { resourceMetadata, scope: scopeAsked }, this.fetchFn));
     this.discovered = found;
     const server = found.server as Oauth.AuthorizationServer;
     if (server.token_endpoint === undefined) throw authError("discovery", "the authorization server names no token endpoint");
@@ -206,7 +234,7 @@ export class OAuthAuthorizer implements Authorizer {
     if (found.resource !== undefined) url.searchParams.set("resource", found.resource);
     let returned: URL;
     try {
-      const answer = await authorizeCallback(url);
+      const answer = await untilAborted(authorizeCallback(url, { signal: this.life.signal }), this.life.signal);
       returned = answer instanceof URL ? answer : new URL(answer, redirectUri);
     } catch (error) {
       if (error instanceof ClientError) throw error;
@@ -217,7 +245,7 @@ export class OAuthAuthorizer implements Authorizer {
       // state, and iss (RFC 9207) where the server says it sends one.
       params = oauth.validateAuthResponse(server, client, returned.searchParams, state);
     } catch (error) {
-      throw authError("authorization", describe(error), error);
+      throw authError("authorization", describe(error));
     }
     const issued = params.get("iss");
     if (issued !== null && issued !== server.issuer) throw authError("authorization", "the authorization response came from another issuer");
@@ -286,7 +314,7 @@ export class OAuthAuthorizer implements Authorizer {
     } catch (error) {
       throw authError("token exchange", "the identity provider could not be reached", error);
     }
-    const text = await response.text().catch(() => "");
+    const text = (await readCapped(response, ANSWER_BYTES).catch(() => "")) ?? "";
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -303,7 +331,7 @@ export class OAuthAuthorizer implements Authorizer {
   private async refresh(tokens: Tokens): Promise<void> {
     if (tokens.refreshToken === undefined) throw authError("refresh", "there is no refresh token");
     const oauth = await this.oauth();
-    const found = this.discovered ?? (await discover(this.resourceUrl, {}, this.fetchFn));
+    const found = this.discovered ?? this.checkIssuer(await discover(this.resourceUrl, {}, this.fetchFn));
     this.discovered = found;
     const server = found.server as Oauth.AuthorizationServer;
     if (server.issuer !== tokens.issuer || server.token_endpoint === undefined) throw authError("refresh", "the token was issued by another authorization server");
@@ -322,7 +350,7 @@ export class OAuthAuthorizer implements Authorizer {
     } catch (error) {
       // A refresh token refused is spent: forget it, so that the next 401 authorizes afresh.
       this.tokens = { ...tokens, refreshToken: undefined };
-      throw error instanceof ClientError && error.kind === "auth" ? new ClientError("auth", error.message.replace("at token", "at refresh"), { cause: error.cause }) : error;
+      throw error instanceof ClientError && error.kind === "auth" ? new ClientError("auth", error.message.replace("at token", "at refresh")) : error;
     }
   }
 
@@ -335,7 +363,13 @@ export class OAuthAuthorizer implements Authorizer {
       scope: result.scope ?? scope,
       tokenType: result.token_type.toLowerCase() === "dpop" ? "dpop" : "bearer",
     };
-    await this.store.set(tokenKey(this.resourceUrl), JSON.stringify(this.tokens));
+    // Bound to a key in this process's memory, a DPoP token is not one for another process.
+    if (this.tokens.tokenType === "dpop") return;
+    try {
+      await this.store.set(tokenKey(this.resourceUrl), JSON.stringify(this.tokens));
+    } catch (error) {
+      throw authError("token", `the store could not be written: ${excerpt(messageOf(error), 200)}`);
+    }
   }
 
   /** The client's identity at this authorization server: given, kept, a metadata document, or registered now. */
@@ -391,7 +425,7 @@ export class OAuthAuthorizer implements Authorizer {
     } catch (error) {
       throw authError("registration", "the registration endpoint could not be reached", error);
     }
-    const text = await response.text().catch(() => "");
+    const text = (await readCapped(response, ANSWER_BYTES).catch(() => "")) ?? "";
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -428,7 +462,7 @@ export class OAuthAuthorizer implements Authorizer {
     try {
       return await send();
     } catch (error) {
-      throw authError("token", describe(error), error);
+      throw authError("token", describe(error));
     }
   }
 
@@ -446,10 +480,10 @@ export class OAuthAuthorizer implements Authorizer {
         try {
           return await process(again);
         } catch (failure) {
-          throw authError("token", describe(failure), failure);
+          throw authError("token", describe(failure));
         }
       }
-      throw authError("token", describe(error), error);
+      throw authError("token", describe(error));
     }
   }
 

@@ -12,8 +12,11 @@ export interface AuthStore {
   delete(key: string): Promise<void>;
 }
 
-/** How the person's authorization comes back: the URL the browser was sent to (with `code` and `state`). */
-export type AuthorizeCallback = (authorizationUrl: URL) => Promise<URL | string>;
+/**
+ * How the person's authorization comes back: the URL the browser was sent to (with `code` and
+ * `state`). `signal` aborts when the connection ends meanwhile.
+ */
+export type AuthorizeCallback = (authorizationUrl: URL, context: { signal: AbortSignal }) => Promise<URL | string>;
 
 /**
  * How a token is got when no person takes part (the extensions of the authorization spec):
@@ -52,13 +55,19 @@ export interface AuthOptions {
   clientMetadataUrl?: string | undefined;
   /** The name registered for this client (default: the Client's `name`). */
   clientName?: string | undefined;
+  /**
+   * The authorization server this client's credentials are for. Given, discovery must land on
+   * exactly it: a server naming another one gets no credential, no grant and no person's
+   * attention. Set it whenever `clientSecret`, a `privateKey` or a grant is given.
+   */
+  issuer?: string | undefined;
   /** Scopes to ask for when the server names none. */
   scope?: string | undefined;
   /** Default: in memory, for this Client. */
   store?: AuthStore | undefined;
 }
 
-export const AUTH_OPTION_KEYS: ReadonlySet<string> = new Set(["redirectUri", "authorize", "grant", "clientId", "clientSecret", "clientMetadataUrl", "clientName", "scope", "store"]);
+export const AUTH_OPTION_KEYS: ReadonlySet<string> = new Set(["redirectUri", "authorize", "grant", "clientId", "clientSecret", "clientMetadataUrl", "clientName", "issuer", "scope", "store"]);
 
 /** A store in this process's memory. */
 export function memoryStore(): AuthStore {

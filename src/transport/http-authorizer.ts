@@ -27,15 +27,20 @@ export interface Authorizer {
   challenged(status: 401 | 403, header: (name: string) => string | undefined, sent: Authorization | undefined): Promise<boolean>;
   /** A request with this authorization was not refused: the token works. */
   accepted(sent: Authorization): void;
+  /** The connection ended: a flow under way (a person who never answers, say) ends with it. */
+  close(): void;
 }
+
+/** Authorization rounds one request may take before its 401 or 403 stands. */
+const MAX_ROUNDS = 4;
 
 /** The exchange that authorizes requests to `origin` through `authorizer`. */
 export function authorizingExchange(inner: Exchange, origin: string, authorizer: Authorizer): Exchange {
   return {
     async send(request: ExchangeRequest): Promise<ExchangeResponse> {
       if (request.url.origin !== origin) return inner.send(request);
-      // A step-up or a nonce may ask more than once; each is bounded by the authorizer itself.
-      for (;;) {
+      // A nonce, a refresh, a new flow, a step-up: a few rounds per request, whatever the server says.
+      for (let round = 1; ; round++) {
         const sent = await authorizer.authorize(request.method, request.url);
         const response = await inner.send(sent === undefined ? request : withAuthorization(request, sent));
         if (response.status !== 401 && response.status !== 403) {
@@ -46,11 +51,17 @@ export function authorizingExchange(inner: Exchange, origin: string, authorizer:
         if (response.status === 403 && !(challenge ?? "").includes("insufficient_scope")) return response;
         // Read now: authorizing may take a person's minutes, and the answer may still stand.
         const kept = await keep(response);
-        if (request.ticket?.cancelled === true) return kept;
+        if (request.ticket?.cancelled === true || round > MAX_ROUNDS) return kept;
         if (!(await authorizer.challenged(response.status, (name) => response.header(name), sent))) return kept;
+        // Given up while authorizing: not sent again.
+        if (isCancelled(request)) return kept;
       }
     },
   };
+}
+
+function isCancelled(request: ExchangeRequest): boolean {
+  return request.ticket?.cancelled === true;
 }
 
 function withAuthorization(request: ExchangeRequest, sent: Authorization): ExchangeRequest {

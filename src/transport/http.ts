@@ -67,6 +67,7 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
   readonly origin: string;
   readonly url: URL;
   readonly exchange: Exchange;
+  private readonly authorizer: Authorizer | undefined;
   readonly session: HttpSession;
   readonly logger: Logger;
   readonly maxMessageBytes: number;
@@ -113,6 +114,7 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
     // Agents of its own when the client gave none: then this transport frees them on close.
     if (target.fetch === undefined && options.agents === undefined) this.ownAgents = new HttpAgents();
     const exchange = target.fetch === undefined ? (options.agents ?? this.ownAgents!).exchange : fetchExchange(target.fetch);
+    this.authorizer = options.authorizer;
     this.exchange = options.authorizer === undefined ? exchange : authorizingExchange(exchange, this.origin, options.authorizer);
   }
 
@@ -167,11 +169,13 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
   }
 
   close(): Promise<void> {
+    this.authorizer?.close();
     this.ending ??= this.end(undefined, true);
     return this.ending;
   }
 
   destroy(): Promise<void> {
+    this.authorizer?.close();
     // A close under way may be waiting for its DELETE: that is cancelled too.
     this.cancelAll();
     this.ending ??= this.end(undefined, false);

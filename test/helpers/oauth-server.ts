@@ -28,7 +28,9 @@ export interface OAuthServers {
   revokeAll(): void;
   /** Token lifetime in seconds given from now on. */
   expiresIn: number;
-  mode: "normal" | "garbage" | "hang" | "no-registration";
+  mode: "normal" | "garbage" | "hang" | "no-registration" | "bad-token-type" | "always-401";
+  /** Every code issued and every PKCE verifier received: what must never be shown. */
+  readonly secrets: string[];
   close(): Promise<void>;
 }
 
@@ -83,6 +85,7 @@ export async function startOAuthServers(): Promise<OAuthServers> {
     registrations: [],
     seenTokens: [],
     refusals: 0,
+    secrets: [],
     redirectTo: undefined,
     expiresIn: 3600,
     mode: "normal",
@@ -113,6 +116,7 @@ export async function startOAuthServers(): Promise<OAuthServers> {
     if (url.pathname === "/authorize") {
       state.authorizations.push(url.searchParams);
       const code = randomBytes(8).toString("hex");
+      state.secrets.push(code);
       codes.set(code, { challenge: url.searchParams.get("code_challenge") ?? "", clientId: url.searchParams.get("client_id") ?? "", resource: url.searchParams.get("resource") });
       const back = new URL(url.searchParams.get("redirect_uri")!);
       back.searchParams.set("code", code);
@@ -125,6 +129,8 @@ export async function startOAuthServers(): Promise<OAuthServers> {
       state.grants.push(form.get("grant_type") ?? "");
       if (state.mode === "hang") return undefined; // never answered
       if (state.mode === "garbage") return res.writeHead(200, { "content-type": "application/json" }).end("{not json");
+      if (state.mode === "bad-token-type") return json(res, 200, { access_token: "SECRET-ACCESS-TOKEN", refresh_token: "SECRET-REFRESH-TOKEN", token_type: "mac" });
+      if (form.get("code_verifier") !== null) state.secrets.push(form.get("code_verifier")!);
       if (form.get("grant_type") === "authorization_code") {
         const entry = codes.get(form.get("code") ?? "");
         codes.delete(form.get("code") ?? "");
@@ -144,7 +150,7 @@ export async function startOAuthServers(): Promise<OAuthServers> {
   const oldTransport = (path: string, header: string | undefined, body: string, req: http.IncomingMessage, res: http.ServerResponse): unknown => {
     state.seenTokens.push(header);
     const token = header?.startsWith("Bearer ") === true ? header.slice(7) : undefined;
-    if (token === undefined || !valid.has(token)) {
+    if (token === undefined || !valid.has(token) || state.mode === "always-401") {
       state.refusals++;
       return res.writeHead(401, { "www-authenticate": `Bearer resource_metadata="${rs.url}/.well-known/oauth-protected-resource/sse"` }).end();
     }
@@ -173,7 +179,7 @@ export async function startOAuthServers(): Promise<OAuthServers> {
     if (url.pathname !== "/mcp") return res.writeHead(404).end();
     state.seenTokens.push(header);
     const token = header?.startsWith("Bearer ") === true ? header.slice(7) : undefined;
-    if (token === undefined || !valid.has(token)) {
+    if (token === undefined || !valid.has(token) || state.mode === "always-401") {
       state.refusals++;
       return res
         .writeHead(401, { "www-authenticate": `Bearer resource_metadata="${rs.url}/.well-known/oauth-protected-resource/mcp"`, "content-type": "application/json" })

@@ -9,7 +9,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
+import { inspect, promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { Client, ClientError, fileStore, loopbackRedirect, memoryStore, type AuthOptions, type AuthStore } from "../../src/index.js";
 import { capturingLogger } from "../helpers/logger.js";
@@ -66,8 +66,48 @@ describe("a protected server", () => {
     const server = await host.connect("p", { url: servers.resourceUrl, auth: { ...auth(memoryStore(), []), clientId: "pre", clientSecret: "s3cret-value" } });
     servers.revokeAll();
     await server.callTool("whoami", {});
-    const logged = JSON.stringify(logger.entries);
-    for (const secret of ["tok-1", "tok-2", "ref-1", "s3cret-value", "code_verifier"]) expect(logged).not.toContain(secret);
+    const logged = inspect(logger.entries, { depth: 20 });
+    expect(servers.secrets.length).toBeGreaterThanOrEqual(2);
+    for (const secret of ["tok-1", "tok-2", "ref-1", "s3cret-value", ...servers.secrets]) expect(logged).not.toContain(secret);
+  });
+
+  it("puts no token in an error, its causes included, when the token answer is refused", async () => {
+    const servers = await startOAuthServers();
+    servers.mode = "bad-token-type";
+    const error = await client().connect("p", { url: servers.resourceUrl, auth: auth(memoryStore(), []) }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "auth" });
+    const shown = inspect(error, { depth: 20 });
+    expect(shown).not.toContain("SECRET-ACCESS-TOKEN");
+    expect(shown).not.toContain("SECRET-REFRESH-TOKEN");
+    for (const secret of servers.secrets) expect(shown).not.toContain(secret);
+  });
+
+  it("gives up a request the server refuses whatever the token, after a few rounds", async () => {
+    const servers = await startOAuthServers();
+    servers.mode = "always-401";
+    const error = await client().connect("p", { url: servers.resourceUrl, auth: auth(memoryStore(), []) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ClientError);
+    expect(servers.refusals).toBeLessThanOrEqual(10);
+    expect(servers.grants.length).toBeLessThanOrEqual(8);
+  });
+
+  it("sends nothing to an authorization server other than the one its credentials are for", async () => {
+    const servers = await startOAuthServers();
+    const error = await client()
+      .connect("p", { url: servers.resourceUrl, auth: { ...auth(memoryStore(), []), clientId: "pre", clientSecret: "s3cret-value", issuer: "https://as.example.com" } })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "auth" });
+    expect((error as Error).message).toContain("not the one this client's credentials are for");
+    expect(servers.grants).toEqual([]);
+    expect(servers.authorizations).toEqual([]);
+  });
+
+  it("ends a flow whose person never answers with the connection: the connect times out, nothing waits on", async () => {
+    const servers = await startOAuthServers();
+    const error = await client()
+      .connect("p", { url: servers.resourceUrl, auth: { redirectUri: REDIRECT, store: memoryStore(), authorize: () => new Promise(() => {}) } }, { connectTimeout: 300 })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "timeout" });
   });
 
   it("refreshes on a 401 to its token, without asking the person again", async () => {
@@ -209,7 +249,7 @@ describe("the loopback redirect listener", () => {
       let shown: URL | undefined;
       const back = loopback.authorize((url) => {
         shown = url;
-      })(authorization);
+      })(authorization, { signal: new AbortController().signal });
       const wrong = await fetch(`${loopback.redirectUri}?code=x&state=other`);
       expect(wrong.status).toBe(400);
       const right = await fetch(`${loopback.redirectUri}?code=abc&state=the-state`);
