@@ -42,6 +42,8 @@ interface Tokens {
   refreshToken: string | undefined;
   /** Epoch ms, or undefined when the server gave no lifetime. */
   expiresAt: number | undefined;
+  /** When to refresh first: the margin before expiry, at most half the lifetime. */
+  refreshAt?: number | undefined;
   issuer: string;
   scope: string | undefined;
   /** "dpop" for a token bound to this client's DPoP key (held in memory alone). */
@@ -77,7 +79,7 @@ export class OAuthAuthorizer implements Authorizer {
     if (this.running !== undefined) await this.running.catch(() => {});
     const tokens = await this.current();
     if (tokens === undefined) return undefined;
-    if (tokens.expiresAt !== undefined && tokens.expiresAt - EXPIRY_MARGIN_MS <= Date.now() && tokens.refreshToken !== undefined) {
+    if (tokens.expiresAt !== undefined && tokens.refreshAt !== undefined && tokens.refreshAt <= Date.now() && tokens.refreshToken !== undefined) {
       await this.once(() => this.refresh(tokens)).catch((error: unknown) => this.logger.debug("a refresh before expiry failed", { error: messageOf(error) }));
       return this.tokens === undefined ? undefined : this.present(this.tokens, method, url);
     }
@@ -113,6 +115,8 @@ export class OAuthAuthorizer implements Authorizer {
       await this.once(() => this.runFlow(scope, challenge.resourceMetadata));
       return true;
     }
+    // Another process sharing the store may have refreshed meanwhile: its token first.
+    if (sent !== undefined && (await this.adoptStored(sent))) return true;
     const tokens = this.tokens;
     if (tokens?.refreshToken !== undefined && sent !== undefined) {
       try {
@@ -161,6 +165,21 @@ export class OAuthAuthorizer implements Authorizer {
   private once(work: () => Promise<void>): Promise<void> {
     this.running ??= work().finally(() => (this.running = undefined));
     return this.running;
+  }
+
+  /** Takes the store's token when it is not the one just refused (a shared store, refreshed elsewhere). */
+  private async adoptStored(sent: string): Promise<boolean> {
+    const kept = await this.store.get(tokenKey(this.resourceUrl)).catch(() => undefined);
+    if (kept === undefined) return false;
+    try {
+      const parsed = JSON.parse(kept) as Partial<Tokens>;
+      if (typeof parsed.accessToken !== "string" || typeof parsed.issuer !== "string" || parsed.tokenType === "dpop") return false;
+      if (bearer(parsed as Tokens) === sent || (this.tokens !== undefined && parsed.accessToken === this.tokens.accessToken)) return false;
+      this.tokens = parsed as Tokens;
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** The token now: the one held, else the store's, read once for all the requests that ask meanwhile. */
@@ -268,7 +287,6 @@ export class OAuthAuthorizer implements Authorizer {
     if (found.resource !== undefined) params.resource = found.resource;
     const clientId = this.options.clientId ?? "";
     const client: Oauth.Client = { client_id: clientId };
-    const options = this.requestOptions(oauth, server.token_endpoint!);
     let clientAuth: Oauth.ClientAuth;
     if (grant.type === "client_credentials" && grant.privateKey !== undefined) {
       clientAuth = oauth.PrivateKeyJwt({ key: await signingKey(grant.privateKey, grant.algorithm ?? "ES256") });
@@ -277,12 +295,14 @@ export class OAuthAuthorizer implements Authorizer {
       clientAuth = this.clientAuth(oauth, { client_id: clientId, client_secret: secret, token_endpoint_auth_method: authMethod(server, secret !== undefined) }, server);
     }
     let result: Oauth.TokenEndpointResponse;
+    // Made per request: the host's callbacks below may take a while before it is sent.
+    const options = (): ReturnType<typeof this.requestOptions> => this.requestOptions(oauth, server.token_endpoint!);
     if (grant.type === "client_credentials") {
-      const send = (): Promise<Response> => oauth.clientCredentialsGrantRequest(server, client, clientAuth, params, options);
+      const send = (): Promise<Response> => oauth.clientCredentialsGrantRequest(server, client, clientAuth, params, options());
       result = await this.tokenResult((response) => oauth.processClientCredentialsResponse(server, client, response), await this.tokenRequest(send));
     } else {
       const assertion = grant.type === "jwt_bearer" ? await grant.assertion() : await this.identityAssertion(grant, server, found, scope);
-      const send = (): Promise<Response> => oauth.genericTokenEndpointRequest(server, client, clientAuth, JWT_BEARER, { ...params, assertion }, options);
+      const send = (): Promise<Response> => oauth.genericTokenEndpointRequest(server, client, clientAuth, JWT_BEARER, { ...params, assertion }, options());
       result = await this.tokenResult((response) => oauth.processGenericTokenEndpointResponse(server, client, response), await this.tokenRequest(send));
     }
     await this.keep(result, server.issuer, scope);
@@ -359,6 +379,7 @@ export class OAuthAuthorizer implements Authorizer {
       accessToken: result.access_token,
       refreshToken: result.refresh_token ?? previousRefresh,
       expiresAt: typeof result.expires_in === "number" ? Date.now() + result.expires_in * 1000 : undefined,
+      refreshAt: typeof result.expires_in === "number" ? Date.now() + Math.max(result.expires_in * 500, result.expires_in * 1000 - EXPIRY_MARGIN_MS) : undefined,
       issuer,
       scope: result.scope ?? scope,
       tokenType: result.token_type.toLowerCase() === "dpop" ? "dpop" : "bearer",
