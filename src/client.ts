@@ -17,6 +17,8 @@ import { ServerBinding, type ClientSide } from "./server-binding.js";
 import type { Implementation } from "./protocol/types/index.js";
 import { CONNECT_DEFAULTS, checkConnectOptions, resolveClientOptions, type ClientOptions, type ConnectOptions, type ResolvedClientOptions, createTransport, targetKey, type ServerTarget } from "./options.js";
 import { ServerHandle } from "./server.js";
+import { loadServerConfig, type ConfiguredServer } from "./host/config.js";
+import { connectAll, type ConnectAllOptions, type ConnectAllResult } from "./host/connect-all.js";
 import { HttpAgents } from "./transport/http-exchange.js";
 import { DeadlineQueue } from "./rpc/deadline.js";
 import { ClientError, InvalidArgumentError, atBoundary } from "./util/errors.js";
@@ -83,6 +85,16 @@ export class Client {
   /** Notifications dropped because the hooks' queue was full. */
   get droppedNotifications(): number {
     return this.queue.dropped;
+  }
+
+  /**
+   * Connects every server of a config (a path to `mcpServers` JSON, the parsed object, or what
+   * `loadServerConfig` read), `concurrency` at a time (default 4), each within its own
+   * `connectTimeout`; the ones that fail are in `failed`, and the others go on.
+   */
+  async connectAll(config: string | object | readonly ConfiguredServer[], options: ConnectAllOptions = {}): Promise<ConnectAllResult> {
+    const servers: readonly ConfiguredServer[] = Array.isArray(config) ? config : await loadServerConfig(config);
+    return connectAll(this, servers, options);
   }
 
   /**

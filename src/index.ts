@@ -4,6 +4,8 @@ export { isTask } from "./protocol/tasks.js";
 export type { ClientOptions, ConnectOptions } from "./options.js";
 export type { ServerTarget, RemoteTarget } from "./options.js";
 export { fileStore, memoryStore, type AuthGrant, type AuthOptions, type AuthStore, type AuthorizeCallback } from "./auth/options.js";
+export { loadServerConfig, type ConfiguredServer, type LoadOptions } from "./host/config.js";
+export type { ConnectAllOptions, ConnectAllResult } from "./host/connect-all.js";
 export { loopbackRedirect, type LoopbackRedirect, type LoopbackOptions } from "./auth/loopback.js";
 export type { ListenFilter, Subscription } from "./protocol/subscriptions.js";
 export type { StdioTarget } from "./transport/stdio.js";

@@ -88,7 +88,7 @@ const CLIENT_KEYS: ReadonlySet<string> = new Set([
 const TIMEOUT_KEYS: ReadonlySet<string> = new Set(["default", "elicitation"]);
 const RATE_KEYS: ReadonlySet<string> = new Set(["perSecond", "burst"]);
 const SAMPLING_KEYS: ReadonlySet<string> = new Set(["maxTokens", "context", "allowIdle", "maxToolIterations", "rejectionCode"]);
-const CONNECT_KEYS: ReadonlySet<string> = new Set([
+export const CONNECT_KEYS: ReadonlySet<string> = new Set([
   "protocolVersion", "probeTimeout", "connectTimeout", "signal", "elicitation", "maxMessageBytes", "closeGracePeriod", "onStderr", "logLevel",
 ]);
 const ELICITATION_KEYS: ReadonlySet<string> = new Set(["origin"]);
