@@ -363,9 +363,35 @@ export class ServerHandle implements CheckContext {
     await this.request("ping", undefined, options);
   }
 
+  /**
+   * The log level from now on, whatever the era: legacy `logging/setLevel`; in 2026-07-28 every
+   * later request asks for it (`_meta`).
+   */
   async setLogLevel(level: LoggingLevel, options?: ListOptions): Promise<void> {
     if (!LOGGING_LEVELS.includes(level)) throw new InvalidArgumentError(`not a log level: ${String(level)}`);
-    await this.request("logging/setLevel", { level }, options);
+    if (options !== undefined) checkCallOptions(options);
+    try {
+      await this.connection.setLogLevel(level, options ?? {});
+    } catch (error) {
+      throw atBoundary(error, this.id);
+    }
+  }
+
+  /**
+   * Hears of list changes and resource updates whatever the era: legacy servers send list
+   * changes unasked and updates of the resources it subscribes to here; modern ones through
+   * `subscriptions/listen`. The notifications reach the Handler and the client's subscribers as
+   * always; `honoured` says what the server will send; `close()` ends it.
+   */
+  async watch(filter: ListenFilter, options?: ListOptions): Promise<Subscription> {
+    if (typeof filter !== "object" || filter === null) throw new InvalidArgumentError("watch needs a filter object");
+    if (options !== undefined) checkCallOptions(options);
+    for (const uri of filter.resourceSubscriptions ?? []) requireString("resource uri", uri);
+    try {
+      return await this.connection.watch(filter, options ?? {});
+    } catch (error) {
+      throw atBoundary(error, this.id);
+    }
   }
 
   async subscribeResource(uri: string, options?: ListOptions): Promise<void> {

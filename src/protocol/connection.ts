@@ -218,6 +218,18 @@ export class Connection implements PeerHandlers, EarlyReceiver {
     if (this.current === "ready") this.codec?.rootsChanged();
   }
 
+  /** Makes the server send what `filter` asks for, in the era's way. */
+  watch(filter: ListenFilter, options: CallOptions): Promise<Subscription> {
+    if (this.current !== "ready" || this.codec === undefined) return Promise.reject(this.notReady("watch"));
+    return this.codec.watch(filter, options);
+  }
+
+  /** The log level from now on, in the era's way. */
+  setLogLevel(level: LoggingLevel, options: CallOptions): Promise<void> {
+    if (this.current !== "ready" || this.codec === undefined) return Promise.reject(this.notReady("setLogLevel"));
+    return this.codec.setLogLevel(level, options);
+  }
+
   /** Modern era: opens a `subscriptions/listen` subscription. */
   listen(filter: ListenFilter, ackTimeout?: number): Promise<Subscription> {
     if (this.current !== "ready" || this.codec === undefined) return Promise.reject(this.notReady("subscriptions/listen"));

@@ -13,7 +13,7 @@ import type { CallOptions } from "./methods.js";
 import type { InputRequest } from "./mrtr.js";
 import type { ListenFilter, Subscription } from "./subscriptions.js";
 import type { EraTasks } from "./task-follow.js";
-import type { Implementation, ServerCapabilities, Tool } from "./types/index.js";
+import type { Implementation, LoggingLevel, ServerCapabilities, Tool } from "./types/index.js";
 import type { Era, ProtocolVersion } from "./versions.js";
 
 /** What negotiation settled; the era follows from the version. */
@@ -74,6 +74,13 @@ export interface EraCodec extends ConnectionFacts {
   rootsChanged(): void;
   /** Modern: a `subscriptions/listen` subscription. */
   listen(filter: ListenFilter, ackTimeout: number): Promise<Subscription>;
+  /**
+   * Makes the server send what `filter` asks for, whatever the era (legacy: list changes come
+   * unasked and resource updates after `resources/subscribe`; modern: `subscriptions/listen`).
+   */
+  watch(filter: ListenFilter, options: CallOptions): Promise<Subscription>;
+  /** The log level from now on (legacy: `logging/setLevel`; modern: asked on every request). */
+  setLogLevel(level: LoggingLevel, options: CallOptions): Promise<void>;
   /** The connection ended with `reason`: stop what waits on it. */
   end(reason: ClientError): void;
 }

@@ -16,11 +16,11 @@ import type { EraPolicy } from "../transport/transport.js";
 import { clientCapabilities, since, type InputFeatures, type LegacyVersion } from "./versions.js";
 import type { ConnectionHooks, EraCodec, Negotiated } from "./era-codec.js";
 import { initialize } from "./initialize.js";
-import { isCallMethod, type CallOptions } from "./methods.js";
-import type { Subscription } from "./subscriptions.js";
+import { isCallMethod, unavailableReason, type CallOptions } from "./methods.js";
+import type { ListenFilter, Subscription } from "./subscriptions.js";
 import { relatedTaskOf } from "./tasks.js";
 import { LegacyTasks } from "./tasks-legacy.js";
-import type { Implementation, Tool } from "./types/index.js";
+import type { Implementation, LoggingLevel, Tool } from "./types/index.js";
 import { excerpt } from "../util/text.js";
 
 export interface LegacySettings {
@@ -43,6 +43,8 @@ export class LegacyCodec implements EraCodec {
   readonly emptyCursorEnds = true;
   readonly tasks: LegacyTasks;
   negotiated: Negotiated;
+  /** The ends of the watches open (`watch`), told when the connection ends. */
+  private readonly watches = new Set<(error: ClientError | undefined) => void>();
 
   constructor(
     private readonly peer: RpcPeer,
@@ -115,9 +117,57 @@ export class LegacyCodec implements EraCodec {
     );
   }
 
+  async watch(filter: ListenFilter, options: CallOptions): Promise<Subscription> {
+    const uris = filter.resourceSubscriptions ?? [];
+    // List changes come unasked in this era; resource updates once subscribed.
+    const subscribed: string[] = [];
+    try {
+      for (const uri of uris) {
+        await this.requestChecked("resources/subscribe", { uri }, options);
+        subscribed.push(uri);
+      }
+    } catch (error) {
+      await Promise.all(subscribed.map((uri) => this.requestChecked("resources/unsubscribe", { uri }, {}).catch(() => undefined)));
+      throw error;
+    }
+    let close: Promise<void> | undefined;
+    let endedWith: (error: ClientError | undefined) => void = () => {};
+    const ended = new Promise<ClientError | undefined>((resolve) => (endedWith = resolve));
+    this.watches.add(endedWith);
+    const capabilities = this.negotiated.serverCapabilities;
+    const honoured: ListenFilter = {
+      ...(filter.toolsListChanged === true && capabilities.tools?.listChanged === true ? { toolsListChanged: true } : {}),
+      ...(filter.promptsListChanged === true && capabilities.prompts?.listChanged === true ? { promptsListChanged: true } : {}),
+      ...(filter.resourcesListChanged === true && capabilities.resources?.listChanged === true ? { resourcesListChanged: true } : {}),
+      ...(subscribed.length > 0 ? { resourceSubscriptions: subscribed } : {}),
+    };
+    return {
+      honoured,
+      ended,
+      close: () => {
+        this.watches.delete(endedWith);
+        close ??= Promise.all(subscribed.map((uri) => this.requestChecked("resources/unsubscribe", { uri }, {}).catch(() => undefined))).then(() => endedWith(undefined));
+        return close;
+      },
+    };
+  }
+
+  async setLogLevel(level: LoggingLevel, options: CallOptions): Promise<void> {
+    await this.requestChecked("logging/setLevel", { level }, options);
+  }
+
+  /** A request of the method table, its availability checked. */
+  private requestChecked(method: string, params: Record<string, unknown>, options: CallOptions): Promise<unknown> {
+    const reason = unavailableReason(method, this.version, this.negotiated.serverCapabilities);
+    if (reason !== undefined) return Promise.reject(new ClientError("unsupported", reason, { serverId: this.settings.serverId }));
+    return this.request(method, params, options);
+  }
+
   end(reason: ClientError): void {
-    // Followers of tasks may be between polls: they end now.
+    // Followers of tasks may be between polls: they end now; watches with the connection.
     this.tasks.end(reason);
+    for (const ended of this.watches) ended(reason);
+    this.watches.clear();
   }
 
   /**

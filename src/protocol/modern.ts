@@ -35,7 +35,7 @@ export interface ModernSettings {
   clientInfo: Implementation;
   features: InputFeatures;
   maxInputRounds: number;
-  /** The log level asked for on every request that names none. */
+  /** The log level asked for on every request that names none (`setLogLevel` changes it). */
   logLevel: LoggingLevel | undefined;
 }
 
@@ -143,6 +143,16 @@ export class ModernCodec implements EraCodec {
 
   listen(filter: ListenFilter, ackTimeout: number): Promise<Subscription> {
     return this.subscriptions.listen(filter, ackTimeout);
+  }
+
+  watch(filter: ListenFilter, options: CallOptions): Promise<Subscription> {
+    return this.subscriptions.listen(filter, options.timeout ?? this.peer.requestTimeout);
+  }
+
+  setLogLevel(level: LoggingLevel): Promise<void> {
+    // No setLevel in this era: every request from now on asks for the level.
+    this.settings.logLevel = level;
+    return Promise.resolve();
   }
 
   end(reason: ClientError): void {

@@ -1030,7 +1030,6 @@ describe.each(BACKENDS)("modern Streamable HTTP over %s", (backend) => {
   describe("legacy-only methods", () => {
     const CALLS: Array<[string, (s: ServerHandle) => Promise<unknown>]> = [
       ["ping", (s) => s.ping()],
-      ["setLogLevel", (s) => s.setLogLevel("info")],
       ["subscribeResource", (s) => s.subscribeResource("file:///a")],
       ["unsubscribeResource", (s) => s.unsubscribeResource("file:///a")],
     ];

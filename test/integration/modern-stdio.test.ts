@@ -143,9 +143,31 @@ describe("the modern wire", () => {
     const { raw, server } = await setup();
     const count = raw.lines.length;
     await expect(server.ping()).rejects.toMatchObject({ kind: "unsupported", serverId: "modern" });
-    await expect(server.setLogLevel("info")).rejects.toMatchObject({ kind: "unsupported" });
     await expect(server.subscribeResource("mem://x")).rejects.toMatchObject({ kind: "unsupported" });
+    // One way to set the level in both eras: here nothing is sent, every later request asks.
+    await server.setLogLevel("error");
     expect(raw.lines.length).toBe(count);
+  });
+
+  it("asks for the level setLogLevel set on every later request; a call's own level wins", async () => {
+    const { raw, server } = await setup();
+    raw.handle("tools/call", () => text("ok"));
+    await server.setLogLevel("error");
+    await server.callTool("t", {});
+    await server.callTool("t", {}, { logLevel: "debug" });
+    const calls = raw.messages.filter((m) => (m as RpcMessage).method === "tools/call") as RpcMessage[];
+    expect(calls.map((c) => meta(c)["io.modelcontextprotocol/logLevel"])).toEqual(["error", "debug"]);
+  });
+
+  it("watches through subscriptions/listen: the filter asked for is the one sent", async () => {
+    const { raw, server } = await setup();
+    const watching = server.watch({ toolsListChanged: true, resourceSubscriptions: ["mem://a"] });
+    const listen = await raw.next("subscriptions/listen");
+    expect(params(listen)["notifications"]).toEqual({ toolsListChanged: true, resourceSubscriptions: ["mem://a"] });
+    await raw.send({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: { toolsListChanged: true }, _meta: { "io.modelcontextprotocol/subscriptionId": listen.id } } });
+    const watch = await watching;
+    expect(watch.honoured).toEqual({ toolsListChanged: true });
+    await watch.close();
   });
 
   it("rejects an unknown resultType and input_required where it is not allowed, as protocol errors", async () => {

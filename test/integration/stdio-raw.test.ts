@@ -440,7 +440,25 @@ describe("what the negotiated version allows", () => {
     await expect(server.listPrompts()).rejects.toMatchObject({ kind: "unsupported", serverId: "raw" });
     await expect(server.subscribeResource("mem://x")).rejects.toMatchObject({ kind: "unsupported" });
     await expect(server.setLogLevel("info")).rejects.toMatchObject({ kind: "unsupported" });
+    await expect(server.watch({ resourceSubscriptions: ["mem://x"] })).rejects.toMatchObject({ kind: "unsupported" });
     expect(raw.lines.length).toBe(count);
+  });
+
+  it("watches in the legacy way: resources/subscribe for each resource, list changes as the server declares them, unsubscribe on close", async () => {
+    const { raw, server } = await setup({ init: { capabilities: { tools: { listChanged: true }, prompts: {}, resources: { subscribe: true } } } });
+    raw.handle("resources/subscribe", () => ({}));
+    raw.handle("resources/unsubscribe", () => ({}));
+    const watch = await server.watch({ toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ["mem://a", "mem://b"] });
+    expect(watch.honoured).toEqual({ toolsListChanged: true, resourceSubscriptions: ["mem://a", "mem://b"] });
+    await watch.close();
+    const sent = (raw.messages as Array<{ method?: string; params?: { uri?: string } }>).filter((m) => m.method?.startsWith("resources/") === true);
+    expect(sent.map((m) => `${m.method} ${m.params?.uri}`)).toEqual([
+      "resources/subscribe mem://a",
+      "resources/subscribe mem://b",
+      "resources/unsubscribe mem://a",
+      "resources/unsubscribe mem://b",
+    ]);
+    expect(await watch.ended).toBeUndefined();
   });
 
   it("walks every page, and stops on a repeated cursor", async () => {
