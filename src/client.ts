@@ -19,6 +19,9 @@ import { CONNECT_DEFAULTS, checkConnectOptions, resolveClientOptions, type Clien
 import { ServerHandle } from "./server.js";
 import { loadServerConfig, type ConfiguredServer } from "./host/config.js";
 import { connectAll, type ConnectAllOptions, type ConnectAllResult } from "./host/connect-all.js";
+import { Catalog, type CatalogOptions, type CatalogPrompt, type CatalogResource, type CatalogTool } from "./host/catalog.js";
+import type { CallOptions } from "./server.js";
+import type { CallToolResult } from "./protocol/types/index.js";
 import { HttpAgents } from "./transport/http-exchange.js";
 import { DeadlineQueue } from "./rpc/deadline.js";
 import { ClientError, InvalidArgumentError, atBoundary } from "./util/errors.js";
@@ -85,6 +88,35 @@ export class Client {
   /** Notifications dropped because the hooks' queue was full. */
   get droppedNotifications(): number {
     return this.queue.dropped;
+  }
+
+  /** Every ready server's tools, each with its `serverId` and a `qualifiedName` unique across servers. */
+  tools(options?: CatalogOptions): Promise<CatalogTool[]> {
+    return this.catalog.tools(options);
+  }
+
+  /** Every ready server's resources, each with its `serverId`. */
+  resources(options?: CatalogOptions): Promise<CatalogResource[]> {
+    return this.catalog.resources(options);
+  }
+
+  /** Every ready server's prompts, each with its `serverId`. */
+  prompts(options?: CatalogOptions): Promise<CatalogPrompt[]> {
+    return this.catalog.prompts(options);
+  }
+
+  /** Calls a tool of the catalog by its `qualifiedName`, on its server. */
+  async callTool(qualifiedName: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult> {
+    if (typeof qualifiedName !== "string") throw new InvalidArgumentError("a qualified tool name must be a string");
+    return this.catalog.callTool(qualifiedName, args, options);
+  }
+
+  private catalogMade: Catalog | undefined;
+
+  /** Made with the first use: a client that never asks for one listens to nothing. */
+  private get catalog(): Catalog {
+    this.catalogMade ??= new Catalog(this);
+    return this.catalogMade;
   }
 
   /**

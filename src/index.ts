@@ -6,6 +6,7 @@ export type { ServerTarget, RemoteTarget } from "./options.js";
 export { fileStore, memoryStore, type AuthGrant, type AuthOptions, type AuthStore, type AuthorizeCallback } from "./auth/options.js";
 export { loadServerConfig, type ConfiguredServer, type LoadOptions } from "./host/config.js";
 export type { ConnectAllOptions, ConnectAllResult } from "./host/connect-all.js";
+export type { CatalogOptions, CatalogPrompt, CatalogResource, CatalogTool } from "./host/catalog.js";
 export { loopbackRedirect, type LoopbackRedirect, type LoopbackOptions } from "./auth/loopback.js";
 export type { ListenFilter, Subscription } from "./protocol/subscriptions.js";
 export type { StdioTarget } from "./transport/stdio.js";
