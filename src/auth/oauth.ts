@@ -327,23 +327,11 @@ export class OAuthAuthorizer implements Authorizer {
     if (scope !== undefined) form.set("scope", scope);
     const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
     if (grant.idpClientSecret === undefined) form.set("client_id", grant.idpClientId);
-    else headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(grant.idpClientId)}:${encodeURIComponent(grant.idpClientSecret)}`).toString("base64")}`;
-    let response: Response;
-    try {
-      response = await this.fetchFn(endpoint.href, { method: "POST", headers, body: form.toString(), redirect: "manual", signal: AbortSignal.timeout(AUTH_REQUEST_TIMEOUT_MS) });
-    } catch (error) {
-      throw authError("token exchange", "the identity provider could not be reached", error);
-    }
-    const text = (await readCapped(response, ANSWER_BYTES).catch(() => "")) ?? "";
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
+    else headers.authorization = basicCredentials(grant.idpClientId, grant.idpClientSecret);
+    const { status, body } = await this.post(endpoint, headers, form.toString(), "token exchange", "the identity provider");
     const token = typeof body === "object" && body !== null ? (body as { access_token?: unknown }).access_token : undefined;
-    if (response.status !== 200 || typeof token !== "string") {
-      throw authError("token exchange", `the identity provider refused the exchange (HTTP ${response.status}${describeBody(body)})`);
+    if (status !== 200 || typeof token !== "string") {
+      throw authError("token exchange", `the identity provider refused the exchange (HTTP ${status}${describeBody(body)})`);
     }
     return token;
   }
@@ -434,27 +422,10 @@ export class OAuthAuthorizer implements Authorizer {
       token_endpoint_auth_method: "none",
       application_type: isLoopbackRedirect(this.options.redirectUri ?? "") ? "native" : "web",
     };
-    let response: Response;
-    try {
-      response = await this.fetchFn(url.href, {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify(metadata),
-        redirect: "manual",
-        signal: AbortSignal.timeout(AUTH_REQUEST_TIMEOUT_MS),
-      });
-    } catch (error) {
-      throw authError("registration", "the registration endpoint could not be reached", error);
-    }
-    const text = (await readCapped(response, ANSWER_BYTES).catch(() => "")) ?? "";
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-    if (response.status !== 201 && response.status !== 200) {
-      throw authError("registration", `the server refused the registration (HTTP ${response.status}${describeBody(body)})`);
+    const headers = { "content-type": "application/json", accept: "application/json" };
+    const { status, body } = await this.post(url, headers, JSON.stringify(metadata), "registration", "the registration endpoint");
+    if (status !== 201 && status !== 200) {
+      throw authError("registration", `the server refused the registration (HTTP ${status}${describeBody(body)})`);
     }
     if (typeof body !== "object" || body === null || typeof (body as { client_id?: unknown }).client_id !== "string") {
       throw authError("registration", "the registration answer has no client_id");
@@ -467,15 +438,31 @@ export class OAuthAuthorizer implements Authorizer {
     };
   }
 
+  /** POSTs to an endpoint of our own making (not oauth4webapi's): its status and JSON body, read with a cap. */
+  private async post(url: URL, headers: Record<string, string>, body: string, step: string, what: string): Promise<{ status: number; body: unknown }> {
+    let response: Response;
+    try {
+      response = await this.fetchFn(url.href, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(AUTH_REQUEST_TIMEOUT_MS) });
+    } catch (error) {
+      throw authError(step, `${what} could not be reached`, error);
+    }
+    const text = (await readCapped(response, ANSWER_BYTES).catch(() => "")) ?? "";
+    try {
+      return { status: response.status, body: JSON.parse(text) as unknown };
+    } catch {
+      return { status: response.status, body: undefined };
+    }
+  }
+
   private clientAuth(oauth: typeof Oauth, registration: Registration, _server: unknown): Oauth.ClientAuth {
     const secret = registration.client_secret;
     if (secret === undefined || registration.token_endpoint_auth_method === "none") return oauth.None();
     if (registration.token_endpoint_auth_method === "client_secret_post") return oauth.ClientSecretPost(secret);
     // RFC 6749 §2.3.1: the id and secret URL-encoded, joined, in Base64 (encodeURIComponent
     // leaves "-", "_", "." and "~" as they are, as servers expect).
-    const credentials = Buffer.from(`${encodeURIComponent(registration.client_id)}:${encodeURIComponent(secret)}`).toString("base64");
+    const credentials = basicCredentials(registration.client_id, secret);
     return (_as, _client, _body, headers) => {
-      headers.set("authorization", `Basic ${credentials}`);
+      headers.set("authorization", credentials);
     };
   }
 
@@ -534,6 +521,11 @@ async function signingKey(pem: string, algorithm: string): Promise<webcrypto.Cry
     : algorithm === "PS256" ? { name: "RSA-PSS", hash: "SHA-256" }
     : { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" };
   return crypto.webcrypto.subtle.importKey("pkcs8", der, params, false, ["sign"]);
+}
+
+/** RFC 6749 §2.3.1: the id and secret URL-encoded, joined, in Base64. */
+function basicCredentials(id: string, secret: string): string {
+  return `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`;
 }
 
 /** The scopes of both, each once. */
