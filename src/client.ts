@@ -12,7 +12,11 @@ import { NotificationQueue, type LogGate } from "./input/notifications.js";
 import { InputPipeline } from "./input/pipeline.js";
 import { supervise } from "./input/supervisor.js";
 import { type InputFeatures, checkPin, isModernVersion, type Era } from "./protocol/versions.js";
-import { Connection } from "./protocol/connection.js";
+import { Connection, type ConnectionSettings } from "./protocol/connection.js";
+import { ServerLife, type ConnectionMaker, type ServerStateChange } from "./server-life.js";
+import { restartPolicy } from "./host/restart.js";
+import type { Transport } from "./transport/transport.js";
+import { callHost } from "./util/logger.js";
 import { ServerBinding, type ClientSide } from "./server-binding.js";
 import type { Implementation } from "./protocol/types/index.js";
 import { CONNECT_DEFAULTS, checkConnectOptions, resolveClientOptions, type ClientOptions, type ConnectOptions, type ResolvedClientOptions, createTransport, targetKey, type ServerTarget } from "./options.js";
@@ -38,6 +42,9 @@ export class Client {
   private readonly options: ResolvedClientOptions;
   private readonly registry = new Map<string, ServerHandle>();
   private readonly listeners = new Set<NotificationListener>();
+  private readonly stateListeners = new Set<(change: ServerStateChange) => unknown>();
+  /** Handles that `connect` returned (a server still in its first connect is not the host's yet). */
+  private readonly given = new WeakSet<ServerHandle>();
   private readonly pipeline: InputPipeline;
   private readonly queue: NotificationQueue;
   private readonly features: InputFeatures;
@@ -115,7 +122,12 @@ export class Client {
 
   /** Made with the first use: a client that never asks for one listens to nothing. */
   private get catalog(): Catalog {
-    this.catalogMade ??= new Catalog(this);
+    this.catalogMade ??= new Catalog({
+      servers: () => this.catalogServers(),
+      onNotification: (listener) => this.onNotification(listener),
+      onServerState: (listener) => this.onServerState(listener),
+      logger: this.options.logger,
+    });
     return this.catalogMade;
   }
 
@@ -144,51 +156,85 @@ export class Client {
     if (this.closing !== undefined) throw new ClientError("closed", "the client is closed", { serverId });
     if (this.registry.has(serverId)) throw new ClientError("usage", `a server with id "${serverId}" is already connected`, { serverId });
     if (options.signal?.aborted === true) throw new ClientError("cancelled", "connecting was cancelled before it began", { serverId, cause: options.signal.reason });
-    const transport = createTransport(target, options, this.options.logger, this.agents, this.options.name);
+    const policy = restartPolicy(options.restart);
+    if (options.lazy !== undefined && typeof options.lazy !== "boolean") throw new InvalidArgumentError("connect option `lazy` must be a boolean");
+    // The first transport is made now, so that a bad target fails this call, lazy or not; each
+    // restart makes its own.
+    let fresh: Transport | undefined = createTransport(target, options, this.options.logger, this.agents, this.options.name);
     const key = targetKey(target);
-    const binding = new ServerBinding(this.side, serverId, originOption(options) ?? transport.origin);
-    const connection = new Connection(
-      transport,
-      {
-        serverId,
-        logger: this.options.logger,
-        clientInfo: this.clientInfo,
-        features: this.features,
-        protocolVersion: pin,
-        remembered: this.eras.get(key),
-        probeTimeout: options.probeTimeout ?? CONNECT_DEFAULTS.probeTimeout,
-        connectTimeout: options.connectTimeout ?? CONNECT_DEFAULTS.connectTimeout,
-        signal: options.signal,
-        requestTimeout: this.options.requestTimeout,
-        deadlines: this.deadlines,
-        maxInputRounds: this.options.maxInputRounds,
-        logLevel: options.logLevel,
+    const binding = new ServerBinding(this.side, serverId, originOption(options) ?? fresh.origin);
+    const settings: ConnectionSettings = {
+      serverId,
+      logger: this.options.logger,
+      clientInfo: this.clientInfo,
+      features: this.features,
+      protocolVersion: pin,
+      probeTimeout: options.probeTimeout ?? CONNECT_DEFAULTS.probeTimeout,
+      connectTimeout: options.connectTimeout ?? CONNECT_DEFAULTS.connectTimeout,
+      requestTimeout: this.options.requestTimeout,
+      deadlines: this.deadlines,
+      maxInputRounds: this.options.maxInputRounds,
+      logLevel: options.logLevel,
+    };
+    const maker: ConnectionMaker = {
+      create: (signal) => {
+        const transport = fresh ?? createTransport(target, options, this.options.logger, this.agents, this.options.name);
+        fresh = undefined;
+        return new Connection(transport, { ...settings, remembered: this.eras.get(key), signal }, binding);
       },
-      binding,
-    );
-    const handle: ServerHandle = new ServerHandle(serverId, connection, this.options.logger, binding, () => this.forget(serverId, handle));
+      opened: (connection) => {
+        if (pin === undefined) this.eras.set(key, connection.era);
+      },
+      failed: (connection) => {
+        if (connection.unfinished) {
+          this.unfinished.add(connection);
+          void connection.ended.then(() => this.unfinished.delete(connection));
+        }
+        // Whatever was learnt of the target before may be why this failed: the next connect probes.
+        this.eras.delete(key);
+      },
+    };
+    const life = new ServerLife(serverId, maker, policy, this.announce, () => this.forget(serverId, handle), this.options.logger, this.options.requestTimeout, options.lazy === true);
+    const handle: ServerHandle = new ServerHandle(serverId, life, this.options.logger, binding);
     this.registry.set(serverId, handle);
-    try {
-      await connection.open();
-    } catch (error) {
-      this.forget(serverId, handle);
-      if (connection.unfinished) {
-        this.unfinished.add(connection);
-        void connection.ended.then(() => this.unfinished.delete(connection));
+    if (options.lazy !== true) {
+      try {
+        await life.start(options.signal);
+      } catch (error) {
+        throw atBoundary(error, serverId);
       }
-      // Whatever was learnt of the target before may be why this failed: the next connect probes.
-      this.eras.delete(key);
-      throw atBoundary(error, serverId);
     }
-    if (pin === undefined) this.eras.set(key, connection.era);
+    this.given.add(handle);
     return handle;
   }
 
-  /** The handle of the server connected under `serverId`, once its connection is ready. */
+  /**
+   * The handle of the server under `serverId` once `connect` returned it, while the host may use
+   * it: ready, lazy and not connected yet (`idle`), or being restarted.
+   */
   server(serverId: string): ServerHandle | undefined {
     const handle = this.registry.get(serverId);
-    return handle?.state === "ready" ? handle : undefined;
+    return handle !== undefined && this.usable(handle) ? handle : undefined;
   }
+
+  private usable(handle: ServerHandle): boolean {
+    if (!this.given.has(handle)) return false;
+    const state = handle.state;
+    return state === "ready" || state === "idle" || state === "restarting" || state === "connecting";
+  }
+
+  /**
+   * Hears of every change of every server's state: connecting, ready, restarting (with the
+   * attempt, the delay and why), failed (why), closed; and idle again after a lazy connect failed.
+   */
+  onServerState(listener: (change: ServerStateChange) => unknown): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  }
+
+  private readonly announce = (change: ServerStateChange): void => {
+    for (const listener of this.stateListeners) callHost(this.options.logger, "an onServerState listener", listener, change);
+  };
 
   /** Every server whose connection is ready (one still connecting is left out). */
   servers(): ServerHandle[] {
@@ -274,6 +320,11 @@ export class Client {
 
   private forget(serverId: string, handle: ServerHandle): void {
     if (this.registry.get(serverId) === handle) this.registry.delete(serverId);
+  }
+
+  /** The servers the catalog lists: the ready ones, and lazy ones (listing is their first use). */
+  private catalogServers(): ServerHandle[] {
+    return [...this.registry.values()].filter((handle) => this.given.has(handle) && (handle.state === "ready" || handle.state === "idle"));
   }
 }
 

@@ -1,5 +1,17 @@
 export { Client, type NotificationListener, type ServerNotification } from "./client.js";
-export { ServerHandle, type CallOptions, type ListOptions, type ServerState, type ServerStats, type ToolCallOptions, type AwaitTaskOptions } from "./server.js";
+export {
+  ServerHandle,
+  type CallOptions,
+  type ListOptions,
+  type ServerState,
+  type ServerStateChange,
+  type ServerStats,
+  type ToolCallOptions,
+  type AwaitTaskOptions,
+  type CacheableList,
+  type Listed,
+} from "./server.js";
+export type { RestartOptions } from "./host/restart.js";
 export { isTask } from "./protocol/tasks.js";
 export type { ClientOptions, ConnectOptions } from "./options.js";
 export type { ServerTarget, RemoteTarget } from "./options.js";

@@ -16,6 +16,7 @@ import type { RateLimit } from "./util/token-bucket.js";
 import { HTTP_TARGET_KEYS, HttpTransport, type HttpTarget } from "./transport/http.js";
 import { OAuthAuthorizer } from "./auth/oauth.js";
 import { AUTH_OPTION_KEYS, type AuthOptions } from "./auth/options.js";
+import type { RestartOptions } from "./host/restart.js";
 import type { HttpAgents } from "./transport/http-exchange.js";
 import { STDIO_TARGET_KEYS, StdioTransport, type StdioTarget } from "./transport/stdio.js";
 import type { Transport } from "./transport/transport.js";
@@ -61,6 +62,13 @@ export interface ConnectOptions {
   onStderr?: ((text: string) => void) | undefined;
   /** Modern era: ask for log entries at this level and above on every request (none by default). */
   logLevel?: LoggingLevel | undefined;
+  /**
+   * Bring the server back when it breaks once ready (a stdio server exits, an HTTP server stops
+   * answering): `true` for the defaults, or the bounds (see `RestartOptions`). Off by default.
+   */
+  restart?: RestartOptions | boolean | undefined;
+  /** Return at once and connect on the first use (a request, `ready()`, the catalog). */
+  lazy?: boolean | undefined;
 }
 
 export interface ResolvedClientOptions extends InputOptions {
@@ -89,7 +97,7 @@ const TIMEOUT_KEYS: ReadonlySet<string> = new Set(["default", "elicitation"]);
 const RATE_KEYS: ReadonlySet<string> = new Set(["perSecond", "burst"]);
 const SAMPLING_KEYS: ReadonlySet<string> = new Set(["maxTokens", "context", "allowIdle", "maxToolIterations", "rejectionCode"]);
 export const CONNECT_KEYS: ReadonlySet<string> = new Set([
-  "protocolVersion", "probeTimeout", "connectTimeout", "signal", "elicitation", "maxMessageBytes", "closeGracePeriod", "onStderr", "logLevel",
+  "protocolVersion", "probeTimeout", "connectTimeout", "signal", "elicitation", "maxMessageBytes", "closeGracePeriod", "onStderr", "logLevel", "restart", "lazy",
 ]);
 const ELICITATION_KEYS: ReadonlySet<string> = new Set(["origin"]);
 
@@ -182,7 +190,8 @@ export function createTransport(target: ServerTarget, options: ConnectOptions, l
     knownKeys("an HTTP target", target, REMOTE_TARGET_KEYS);
     const { auth, ...http } = target;
     const authorizer = auth === undefined ? undefined : authorizerFor(http, checkAuthOptions(auth), clientName, logger);
-    return new HttpTransport(http, { logger, maxMessageBytes, agents, authorizer });
+    const endWhenUnreachable = options.restart !== undefined && options.restart !== false;
+    return new HttpTransport(http, { logger, maxMessageBytes, agents, authorizer, endWhenUnreachable });
   }
   throw new InvalidArgumentError("a server target needs either `command` (stdio) or `url` (Streamable HTTP)");
 }

@@ -10,7 +10,8 @@
  * end has really happened and the id is free again.
  */
 import { CALL_OPTION_KEYS, METHODS, type CallOptions, type Method, type ParamsOf, type ResultOf } from "./protocol/methods.js";
-import type { Connection, ConnectionState } from "./protocol/connection.js";
+import type { Connection } from "./protocol/connection.js";
+import type { ServerLife, ServerState } from "./server-life.js";
 import type { ListenFilter, Subscription } from "./protocol/subscriptions.js";
 import { allPages, checkCallTool, type CheckContext } from "./protocol/results.js";
 import type { AwaitTaskOptions, EraTasks } from "./protocol/task-follow.js";
@@ -45,7 +46,7 @@ import { urlElicitationRequired } from "./input/elicitation.js";
 import { ClientError, ErrorCode, InvalidArgumentError, atBoundary } from "./util/errors.js";
 import { callHost, type Logger } from "./util/logger.js";
 
-export type ServerState = "connecting" | "ready" | "closing" | "closed";
+export type { ServerState, ServerStateChange } from "./server-life.js";
 
 export interface ServerStats {
   /** Responses to an unknown or settled request id. */
@@ -78,38 +79,80 @@ export interface ToolCallOptions extends CallOptions {
   onTask?: ((task: TaskHandle) => void) | undefined;
 }
 
+/** What `listCacheable` lists. */
+export interface Listed {
+  tools: Tool;
+  resources: Resource;
+  prompts: Prompt;
+}
+const LISTED_KEYS: Readonly<Record<keyof Listed, true>> = { tools: true, resources: true, prompts: true };
+
+/** A whole list and how long it may be kept (`ttlMs`; undefined: until the server says it changed). */
+export interface CacheableList<T> {
+  readonly items: T[];
+  readonly ttlMs: number | undefined;
+}
+
 /** Options of list calls, which are never "calls" in the handler's sense. */
 export type ListOptions = Omit<CallOptions, "assigns" | "onProgress" | "resetTimeoutOnProgress">;
 
-const STATES: Readonly<Record<ConnectionState, ServerState>> = { negotiating: "connecting", ready: "ready", closing: "closing", closed: "closed" };
+const ZERO_STATS: ServerStats = Object.freeze({ staleResponses: 0, invalidMessages: 0, strayProgress: 0, logsDropped: 0, inputsOverBudget: 0, busyRefusals: 0, handlerOverruns: 0 });
 const LISTEN_OPTION_KEYS: ReadonlySet<string> = new Set(["ackTimeout"]);
+const READY_OPTION_KEYS: ReadonlySet<string> = new Set(["timeout", "signal"]);
 const AWAIT_OPTION_KEYS: ReadonlySet<string> = new Set(["signal", "timeout", "assigns", "onStatus"]);
 const TASK_REQUEST_KEYS: ReadonlySet<string> = new Set(["ttlMs"]);
 
 export class ServerHandle implements CheckContext {
-  private endedWith: ClientError | undefined;
-  private readonly ended: Promise<ClientError | undefined>;
-
-  /** Handles are made by `Client.connect`; `release` frees the id once the connection ended. */
+  /** Handles are made by `Client.connect`; the life holds the connection of the moment. */
   constructor(
     readonly id: string,
-    private readonly connection: Connection,
+    private readonly life: ServerLife,
     private readonly logger: Logger,
     private readonly counters: InputCounters,
-    release: () => void,
-  ) {
-    this.ended = connection.ended.then((error) => {
-      release();
-      if (error !== undefined) {
-        this.endedWith = error;
-        logger.warn(`server "${id}" disconnected: ${error.message}`);
-      }
-      return error;
-    });
+  ) {}
+
+  /** The connection of the moment (a restarted server's is a new one). */
+  private get connection(): Connection {
+    return this.life.connection;
   }
 
+  /**
+   * `idle` (lazy, not connected yet), `connecting`, `ready`, `restarting`, `closing`, `closed`
+   * (ended by the host), `failed` (it broke and is not restarted).
+   */
   get state(): ServerState {
-    return STATES[this.connection.state];
+    const state = this.life.state;
+    // A connection that just broke is closing before the life hears of it.
+    if (state === "ready" && this.connection.state !== "ready") return "closing";
+    return state;
+  }
+
+  /**
+   * Connects a lazy server now, or waits for one being restarted; resolves when it is ready,
+   * within `timeout` (default: the client's `requestTimeout`).
+   */
+  async ready(options: { timeout?: number | undefined; signal?: AbortSignal | undefined } = {}): Promise<this> {
+    knownKeys("ready options", options, READY_OPTION_KEYS);
+    optional(positiveNumber, "timeout", options.timeout);
+    try {
+      await this.life.ready(options.timeout ?? this.life.requestTimeout, options.signal);
+    } catch (error) {
+      throw atBoundary(error, this.id);
+    }
+    return this;
+  }
+
+  /**
+   * The connection to send on. While there is none (lazy, restarting) the request waits for one
+   * within its own timeout, and what is left of that timeout goes to the request.
+   */
+  private async connected<O extends ListOptions>(options: O | undefined): Promise<{ connection: Connection; options: O | undefined }> {
+    if (!this.life.waits) return { connection: this.connection, options };
+    const started = now();
+    const timeout = Math.min(options?.timeout ?? this.life.requestTimeout, options?.maxTotalTimeout ?? Infinity);
+    const connection = await this.life.ready(timeout, options?.signal);
+    const left = Math.max(1, timeout - (now() - started));
+    return { connection, options: { ...options, timeout: left } as O };
   }
 
   get era(): Era {
@@ -139,17 +182,20 @@ export class ServerHandle implements CheckContext {
 
   /** The server's origin when known (HTTP); used to judge elicitation URLs. */
   get origin(): string | undefined {
-    return this.connection.transport.origin;
+    return this.counters.origin;
   }
 
-  /** Resolves when the connection has ended: with the error if it broke, undefined if closed. */
+  /**
+   * Resolves when the server's life has ended: with the error if it broke (and was not, or no
+   * longer, restarted), undefined if the host closed it.
+   */
   get closed(): Promise<ClientError | undefined> {
-    return this.ended;
+    return this.life.ended;
   }
 
-  /** Why the connection broke, once it has. */
+  /** Why the server broke for good, once it has. */
   get closeError(): ClientError | undefined {
-    return this.endedWith;
+    return this.life.endError;
   }
 
   // ---- any request of the table ----------------------------------------------------------------
@@ -164,7 +210,10 @@ export class ServerHandle implements CheckContext {
     requireRecord("params", params);
     if (options !== undefined) checkCallOptions(options);
     try {
-      const raw = await this.connection.request(method, params as Record<string, unknown> | undefined, options);
+      let connection: Connection;
+      if (this.life.waits) ({ connection, options } = await this.connected(options));
+      else connection = this.connection;
+      const raw = await connection.request(method, params as Record<string, unknown> | undefined, options);
       return METHODS[method].check(raw, this) as ResultOf<M>;
     } catch (error) {
       throw atBoundary(this.urlsRequired(error), this.id);
@@ -186,7 +235,32 @@ export class ServerHandle implements CheckContext {
   // ---- lists ---------------------------------------------------------------------------------
 
   listTools(options?: ListOptions): Promise<Tool[]> {
-    return this.everyPage((cursor) => this.listToolsPage(cursor, options), (page) => page.tools);
+    return this.everyPage(options, (cursor, call) => this.listToolsPage(cursor, call), (page) => page.tools);
+  }
+
+  /**
+   * Every tool, resource or prompt, with the cache hint of the pages (2026-07-28: the smallest
+   * `ttlMs` of them, a missing or negative one taken as 0); `ttlMs` is undefined in the legacy
+   * era, which has no hints (its lists stay good until the server says they changed). For hosts
+   * that cache lists, as the client's catalog does.
+   */
+  async listCacheable<K extends keyof Listed>(kind: K, options?: ListOptions): Promise<CacheableList<Listed[K]>> {
+    if (!Object.hasOwn(LISTED_KEYS, kind)) throw new InvalidArgumentError(`listCacheable lists tools, resources or prompts, not ${String(kind)}`);
+    let ttlMs: number | undefined;
+    const pages = {
+      tools: (cursor: string | undefined, call: ListOptions | undefined) => this.listToolsPage(cursor, call),
+      resources: (cursor: string | undefined, call: ListOptions | undefined) => this.listResourcesPage(cursor, call),
+      prompts: (cursor: string | undefined, call: ListOptions | undefined) => this.listPromptsPage(cursor, call),
+    } as const;
+    const fetchPage = pages[kind] as (cursor: string | undefined, call: ListOptions | undefined) => Promise<ListToolsResult & ListResourcesResult & ListPromptsResult>;
+    const items = await this.everyPage(options, fetchPage, (page) => {
+      if (this.connection.era === "modern") {
+        const hint = typeof page.ttlMs === "number" && page.ttlMs > 0 ? page.ttlMs : 0;
+        ttlMs = ttlMs === undefined ? hint : Math.min(ttlMs, hint);
+      }
+      return page[kind] as Listed[K][];
+    });
+    return { items, ttlMs };
   }
 
   /** One page of tools; over modern HTTP without the tools whose `x-mcp-header` annotations are invalid. */
@@ -197,7 +271,7 @@ export class ServerHandle implements CheckContext {
   }
 
   listResources(options?: ListOptions): Promise<Resource[]> {
-    return this.everyPage((cursor) => this.listResourcesPage(cursor, options), (page) => page.resources);
+    return this.everyPage(options, (cursor, call) => this.listResourcesPage(cursor, call), (page) => page.resources);
   }
 
   listResourcesPage(cursor?: string, options?: ListOptions): Promise<ListResourcesResult> {
@@ -205,7 +279,7 @@ export class ServerHandle implements CheckContext {
   }
 
   listResourceTemplates(options?: ListOptions): Promise<ResourceTemplate[]> {
-    return this.everyPage((cursor) => this.listResourceTemplatesPage(cursor, options), (page) => page.resourceTemplates);
+    return this.everyPage(options, (cursor, call) => this.listResourceTemplatesPage(cursor, call), (page) => page.resourceTemplates);
   }
 
   listResourceTemplatesPage(cursor?: string, options?: ListOptions): Promise<ListResourceTemplatesResult> {
@@ -213,7 +287,7 @@ export class ServerHandle implements CheckContext {
   }
 
   listPrompts(options?: ListOptions): Promise<Prompt[]> {
-    return this.everyPage((cursor) => this.listPromptsPage(cursor, options), (page) => page.prompts);
+    return this.everyPage(options, (cursor, call) => this.listPromptsPage(cursor, call), (page) => page.prompts);
   }
 
   listPromptsPage(cursor?: string, options?: ListOptions): Promise<ListPromptsResult> {
@@ -237,31 +311,32 @@ export class ServerHandle implements CheckContext {
     requireRecord("tool arguments", args);
     const params = args === undefined ? { name } : { name, arguments: args };
     // Most calls make no task: they take the path of every request.
-    if ((options === undefined || (options.task === undefined && options.onTask === undefined)) && !this.connection.mayMakeTasks) {
+    if ((options === undefined || (options.task === undefined && options.onTask === undefined)) && (this.life.waits || !this.connection.mayMakeTasks)) {
       return this.request("tools/call", params, options === undefined || !Object.hasOwn(options, "task") ? options : withoutTask(options));
     }
     return this.taskCall(params, options);
   }
 
   private async taskCall(params: { name: string; arguments?: Record<string, unknown> }, options: ToolCallOptions | undefined): Promise<CallToolResult | TaskHandle> {
-    const { task: wanted, onTask, ...call } = options ?? {};
-    if (options !== undefined) checkCallOptions(call);
+    const { task: wanted, onTask, ...given } = options ?? {};
+    if (options !== undefined) checkCallOptions(given);
     if (wanted !== undefined) checkTaskRequest(wanted);
     if (onTask !== undefined && typeof onTask !== "function") throw new InvalidArgumentError("onTask must be a function");
     // A total bound stays total: what the call's legs used is not given to the follow again.
     const started = now();
     try {
-      const tasks = this.connection.tasks;
+      const { connection, options: call = {} } = await this.connected<CallOptions>(given);
+      const tasks = connection.tasks;
       const ask = await tasks.ask(params.name, wanted, call.signal);
-      const raw = await this.connection.request("tools/call", ask === undefined ? params : { ...params, task: ask }, call);
+      const raw = await connection.request("tools/call", ask === undefined ? params : { ...params, task: ask }, call);
       const created = isObject(raw) ? tasks.created(raw, ask !== undefined) : undefined;
       if (created === undefined) return checkCallTool(raw, this);
       if (wanted !== undefined) return created.handle;
       if (onTask !== undefined) callHost(this.logger, "onTask", onTask, created.handle);
       // Not asked for: followed, so that the call returns what a call returns, in the time of one.
-      const bound = call.maxTotalTimeout ?? call.timeout ?? this.connection.requestTimeout;
+      const bound = given.maxTotalTimeout ?? given.timeout ?? connection.requestTimeout;
       const left = Math.max(1, bound - (now() - started));
-      const result = await this.connection.followTask(created, { signal: call.signal, timeout: left, assigns: call.assigns });
+      const result = await connection.followTask(created, { signal: call.signal, timeout: left, assigns: call.assigns });
       return checkCallTool(result, this);
     } catch (error) {
       throw atBoundary(this.urlsRequired(error), this.id);
@@ -284,7 +359,8 @@ export class ServerHandle implements CheckContext {
     if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new InvalidArgumentError("signal must be an AbortSignal");
     if (options.onStatus !== undefined && typeof options.onStatus !== "function") throw new InvalidArgumentError("onStatus must be a function");
     try {
-      return checkCallTool(await this.connection.followTask(start, options), this);
+      const { connection } = await this.connected({ signal: options.signal, timeout: options.timeout });
+      return checkCallTool(await connection.followTask(start, options), this);
     } catch (error) {
       throw atBoundary(error, this.id);
     }
@@ -294,7 +370,7 @@ export class ServerHandle implements CheckContext {
   async getTask(taskId: string): Promise<TaskHandle> {
     requireTaskId(taskId);
     try {
-      return (await this.availableTasks().get(taskId, undefined)).handle;
+      return (await (await this.availableTasks()).get(taskId, undefined)).handle;
     } catch (error) {
       throw atBoundary(error, this.id);
     }
@@ -304,7 +380,7 @@ export class ServerHandle implements CheckContext {
   async cancelTask(taskId: string): Promise<void> {
     requireTaskId(taskId);
     try {
-      const tasks = this.availableTasks();
+      const tasks = await this.availableTasks();
       if (!tasks.canCancel) throw new ClientError("unsupported", 'the server did not declare "tasks.cancel"', { serverId: this.id });
       await tasks.cancel(taskId);
     } catch (error) {
@@ -315,7 +391,7 @@ export class ServerHandle implements CheckContext {
   /** 2025-11-25, where the server declares `tasks.list`: every task it lists (all pages). */
   async listTasks(): Promise<TaskHandle[]> {
     try {
-      const tasks = this.availableTasks();
+      const tasks = await this.availableTasks();
       if (tasks.list === undefined) throw new ClientError("unsupported", `tasks/list does not exist in protocol version ${this.version}`, { serverId: this.id });
       return await allPages(true, async (cursor) => {
         const page = await tasks.list!(cursor);
@@ -326,8 +402,8 @@ export class ServerHandle implements CheckContext {
     }
   }
 
-  private availableTasks(): EraTasks {
-    const tasks = this.connection.tasks;
+  private async availableTasks(): Promise<EraTasks> {
+    const tasks = (await this.connected(undefined)).connection.tasks;
     if (tasks.unavailable !== undefined) throw new ClientError("unsupported", tasks.unavailable, { serverId: this.id });
     return tasks;
   }
@@ -371,7 +447,9 @@ export class ServerHandle implements CheckContext {
     if (!LOGGING_LEVELS.includes(level)) throw new InvalidArgumentError(`not a log level: ${String(level)}`);
     if (options !== undefined) checkCallOptions(options);
     try {
-      await this.connection.setLogLevel(level, options ?? {});
+      const { connection, options: call } = await this.connected(options);
+      await connection.setLogLevel(level, call ?? {});
+      this.life.logLevel = level;
     } catch (error) {
       throw atBoundary(error, this.id);
     }
@@ -388,7 +466,8 @@ export class ServerHandle implements CheckContext {
     if (options !== undefined) checkCallOptions(options);
     for (const uri of filter.resourceSubscriptions ?? []) requireString("resource uri", uri);
     try {
-      return await this.connection.watch(filter, options ?? {});
+      const { connection, options: call } = await this.connected(options);
+      return await connection.watch(filter, call ?? {});
     } catch (error) {
       throw atBoundary(error, this.id);
     }
@@ -415,7 +494,8 @@ export class ServerHandle implements CheckContext {
     knownKeys("listen", options, LISTEN_OPTION_KEYS);
     optional(positiveNumber, "ackTimeout", options.ackTimeout);
     try {
-      return await this.connection.listen(filter, options.ackTimeout);
+      const { connection } = await this.connected(undefined);
+      return await connection.listen(filter, options.ackTimeout);
     } catch (error) {
       throw atBoundary(error, this.id);
     }
@@ -430,8 +510,7 @@ export class ServerHandle implements CheckContext {
    * really happened and the id is free.
    */
   async close(): Promise<void> {
-    await this.connection.close();
-    await this.ended;
+    await this.life.close();
   }
 
   /**
@@ -443,12 +522,12 @@ export class ServerHandle implements CheckContext {
       reason instanceof ClientError
         ? reason.withServer(this.id)
         : new ClientError("closed", "the connection was destroyed", { serverId: this.id, cause: reason });
-    await this.connection.destroy(error);
-    await this.ended;
+    await this.life.destroy(error);
   }
 
   /** What was dropped or refused on this connection so far. */
   stats(): ServerStats {
+    if (this.life.state === "idle") return { ...ZERO_STATS };
     const peer = this.connection.peer.stats;
     const { logsDropped, inputsOverBudget, busyRefusals, handlerOverruns } = this.counters;
     return { ...peer, logsDropped, inputsOverBudget, busyRefusals, handlerOverruns };
@@ -456,15 +535,22 @@ export class ServerHandle implements CheckContext {
 
   /** The Handler's roots changed (the client's `rootsChanged`): the server hears of it if its era has a way. */
   notifyRootsChanged(): void {
-    this.connection.rootsChanged();
+    if (!this.life.waits) this.connection.rootsChanged();
   }
 
   // ---- plumbing ------------------------------------------------------------------------------
 
-  private async everyPage<P extends { nextCursor?: string }, T>(fetchPage: (cursor: string | undefined) => Promise<P>, items: (page: P) => T[]): Promise<T[]> {
+  private async everyPage<P extends { nextCursor?: string }, T>(
+    options: ListOptions | undefined,
+    fetchPage: (cursor: string | undefined, options: ListOptions | undefined) => Promise<P>,
+    items: (page: P) => T[],
+  ): Promise<T[]> {
     try {
-      return await allPages(this.connection.emptyCursorEnds, async (cursor) => {
-        const page = await fetchPage(cursor);
+      const { connection, options: call } = await this.connected(options);
+      return await allPages(connection.emptyCursorEnds, async (cursor) => {
+        // A cursor is the old connection's: a listing does not go on across a restart.
+        if (this.life.waits || this.connection !== connection) throw new ClientError("transport", "the server was restarted during the listing", { serverId: this.id });
+        const page = await fetchPage(cursor, call);
         return { items: items(page), nextCursor: page.nextCursor };
       });
     } catch (error) {

@@ -1,7 +1,8 @@
 /**
  * Connecting many servers at once: a config's servers, a few at a time (four by default), each
  * within its own `connectTimeout`. One that fails is reported and does not stop the others, so
- * that thirteen servers take the time of the slowest few, not of all of them in a row.
+ * that thirteen servers take the time of the slowest few, not of all of them in a row. With
+ * `lazy: true` each is only registered (its target checked) and connects on its first use.
  */
 import { ClientError, InvalidArgumentError } from "../util/errors.js";
 import { CONNECT_KEYS, type ConnectOptions } from "../options.js";
@@ -19,6 +20,8 @@ export interface ConnectAllOptions extends ConnectOptions {
 export interface ConnectAllResult {
   /** The servers connected, in the config's order. */
   readonly ready: ServerHandle[];
+  /** With `lazy: true`: the servers registered, each to connect on its first use. */
+  readonly lazy: ServerHandle[];
   /** The servers that could not be, each with why. */
   readonly failed: Array<{ readonly id: string; readonly error: ClientError }>;
 }
@@ -51,10 +54,12 @@ export async function connectAll(client: Connector, servers: readonly Configured
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, servers.length) }, worker));
   const ready: ServerHandle[] = [];
+  const lazy: ServerHandle[] = [];
   const failed: Array<{ id: string; error: ClientError }> = [];
   for (const outcome of outcomes) {
-    if ("handle" in outcome) ready.push(outcome.handle);
-    else failed.push(outcome);
+    if (!("handle" in outcome)) failed.push(outcome);
+    else if (outcome.handle.state === "idle") lazy.push(outcome.handle);
+    else ready.push(outcome.handle);
   }
-  return { ready, failed };
+  return { ready, lazy, failed };
 }

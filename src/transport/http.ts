@@ -56,6 +56,11 @@ export interface HttpOptions {
   maxReconnects?: number | undefined;
   /** Authorizes the requests to the server's origin (OAuth: `src/auth/`). */
   authorizer?: Authorizer | undefined;
+  /**
+   * A request that reaches no server at all (refused, reset, no route) ends the connection, so
+   * that a client that restarts servers connects again; otherwise only that request fails.
+   */
+  endWhenUnreachable?: boolean | undefined;
 }
 
 /** How long a POST of a notification or a response may stay unanswered. */
@@ -72,6 +77,7 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
   readonly logger: Logger;
   readonly maxMessageBytes: number;
   readonly maxReconnects: number;
+  private readonly endWhenUnreachable: boolean;
   private readonly shown: string;
   private readonly ownAgents: HttpAgents | undefined;
   private sink: TransportSink | undefined;
@@ -109,6 +115,7 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
     this.logger = options.logger;
     this.maxMessageBytes = options.maxMessageBytes;
     this.maxReconnects = options.maxReconnects ?? 5;
+    this.endWhenUnreachable = options.endWhenUnreachable === true;
     this.session = new HttpSession(target.headers ?? {}, options.logger);
     this.session.onRenewed = () => this.reopenStream();
     // Agents of its own when the client gave none: then this transport frees them on close.
@@ -240,7 +247,10 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
       else await this.postStreamable(body, id, extra, startsSession, ticket);
     } catch (error) {
       if (ticket.cancelled && id !== undefined) return;
-      throw this.asClientError(error);
+      const failure = this.asClientError(error);
+      // No HTTP answer at all (a status or a bad body is a ClientError by now): the server is gone.
+      if (this.endWhenUnreachable && !(error instanceof ClientError) && !(error instanceof BodyTooLargeError)) this.fail(failure);
+      throw failure;
     } finally {
       clearTimeout(timer);
       if (id === undefined) this.others.delete(ticket);

@@ -467,7 +467,7 @@ describe.each(BACKENDS)("legacy Streamable HTTP over %s", (backend) => {
       expect(posts(srv, "tools/call")).toHaveLength(1);
       // Without a session nothing more can be said: the connection ends with the renewal's error.
       expect(await s.closed).toMatchObject({ kind: "transport", message: expect.stringMatching(/could not be renewed/) });
-      expect(s.state).toBe("closed");
+      expect(s.state).toBe("failed");
       await expect(s.ping()).rejects.toMatchObject({ kind: "closed" });
     });
   });

@@ -326,7 +326,7 @@ describe("the stdio transport", () => {
     expect(["closing", "closed"]).toContain(server.state);
     await expect(server.callTool("again")).rejects.toMatchObject({ kind: "closed" });
     expect(await server.closed).toMatchObject({ kind: "transport" });
-    expect(server.state).toBe("closed");
+    expect(server.state).toBe("failed");
   });
 
   it("rejects every pending call when the server exits mid-call, with the exit code and stderr", async () => {

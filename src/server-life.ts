@@ -1,0 +1,293 @@
+/**
+ * The life of one server under its id, which may span several connections: a lazy server has
+ * none until its first use; one that breaks may be restarted (`host/restart.ts`) with a new
+ * connection in place of the old. The server handle asks this for the connection to use, and
+ * waits here while there is none yet.
+ *
+ * States: idle (lazy, not connected) → connecting → ready ⇄ restarting → … and at the end
+ * closing → closed (the host ended it) or failed (it broke and is not brought back). Every change
+ * is announced with its reason. Calls in flight when a connection breaks fail with its error
+ * (`"transport"`); nothing is sent again, since a `tools/call` may have had effects. Requests made
+ * while there is no connection wait for one within their own timeout.
+ */
+import type { Connection } from "./protocol/connection.js";
+import type { LoggingLevel } from "./protocol/types/index.js";
+import { backoffDelay, type RestartPolicy } from "./host/restart.js";
+import { ClientError } from "./util/errors.js";
+import { callHost, type Logger } from "./util/logger.js";
+import { SpanBound, delay, now } from "./util/time.js";
+
+export type ServerState = "idle" | "connecting" | "ready" | "restarting" | "closing" | "closed" | "failed";
+
+/** One change of a server's state, as `client.onServerState` tells it. */
+export interface ServerStateChange {
+  readonly serverId: string;
+  readonly state: ServerState;
+  /**
+   * Why: what broke the connection (`restarting`, `failed`), the last attempt's failure
+   * (`connecting` again), or what a lazy connect failed with (`idle` again).
+   */
+  readonly reason?: ClientError | undefined;
+  /** While restarting: the attempt in a row, from 1. */
+  readonly attempt?: number | undefined;
+  /** `restarting`: the wait before the attempt (ms). */
+  readonly delayMs?: number | undefined;
+}
+
+/** How a server's connections are made: by the client, which knows the target and its options. */
+export interface ConnectionMaker {
+  /** A new connection, not yet open; `signal` stops its opening. */
+  create(signal: AbortSignal | undefined): Connection;
+  /** It opened: what it learnt of the target may be remembered. */
+  opened(connection: Connection): void;
+  /** It failed to open (its end may go on for a while). */
+  failed(connection: Connection): void;
+}
+
+interface Waiter {
+  resolve(connection: Connection): void;
+  reject(error: ClientError): void;
+}
+
+export class ServerLife {
+  private stateNow: ServerState;
+  /** The connection that is or was ready; undefined before the first. */
+  private current: Connection | undefined;
+  /** One being opened, which a close must also end. */
+  private opening: Connection | undefined;
+  private starting: Promise<Connection> | undefined;
+  private readonly waiters = new Set<Waiter>();
+  /** Aborted when the host ends the server: stops a restart's wait and opening. */
+  private readonly stop = new AbortController();
+  /** Attempts in a row since the server last stayed up `stableAfter`. */
+  private attempts = 0;
+  private readyAt = 0;
+  private ending: Promise<void> | undefined;
+  private endedWith: ClientError | undefined;
+  private markEnded!: (error: ClientError | undefined) => void;
+  /** Resolves once the server's life is over: with what broke it, or undefined when the host ended it. */
+  readonly ended: Promise<ClientError | undefined>;
+  /** The log level the host set, asked for again of every new connection. */
+  logLevel: LoggingLevel | undefined;
+
+  constructor(
+    readonly serverId: string,
+    private readonly maker: ConnectionMaker,
+    private readonly policy: RestartPolicy | undefined,
+    private readonly announce: (change: ServerStateChange) => void,
+    private readonly release: () => void,
+    private readonly logger: Logger,
+    /** How long a request waits for a connection when it gives no timeout (the client's). */
+    readonly requestTimeout: number,
+    lazy: boolean,
+  ) {
+    this.stateNow = lazy ? "idle" : "connecting";
+    this.ended = new Promise((resolve) => (this.markEnded = resolve));
+  }
+
+  get state(): ServerState {
+    return this.stateNow;
+  }
+
+  /** Why the server's life ended, once it has and if something broke it. */
+  get endError(): ClientError | undefined {
+    return this.endedWith;
+  }
+
+  /** The connection to use now. A lazy server that never connected has none: a usage error. */
+  get connection(): Connection {
+    const connection = this.current ?? this.opening;
+    if (connection === undefined) {
+      throw new ClientError("usage", `server "${this.serverId}" is not connected yet: it connects on its first use (or await its ready())`, { serverId: this.serverId });
+    }
+    return connection;
+  }
+
+  /** Whether a request must wait here for a connection rather than go to the current one. */
+  get waits(): boolean {
+    const state = this.stateNow;
+    return state === "idle" || state === "restarting" || state === "connecting";
+  }
+
+  /** The first connect (the client's `connect`, or a lazy server's first use). */
+  start(signal: AbortSignal | undefined): Promise<Connection> {
+    this.starting ??= this.open(signal).finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  private async open(signal: AbortSignal | undefined): Promise<Connection> {
+    const lazy = this.stateNow === "idle";
+    this.set({ state: "connecting" });
+    const connection = this.maker.create(signal);
+    this.opening = connection;
+    try {
+      await connection.open();
+    } catch (error) {
+      this.opening = undefined;
+      this.maker.failed(connection);
+      const reason = asClientError(error, this.serverId);
+      if (this.stateNow === "connecting") {
+        if (lazy) {
+          this.set({ state: "idle", reason });
+          this.settleWaiters(reason);
+        } else {
+          this.finish("failed", reason);
+        }
+      }
+      throw error;
+    }
+    this.opening = undefined;
+    this.adopt(connection);
+    return connection;
+  }
+
+  /**
+   * The connection once there is one ready: at once when ready, else after a lazy connect or a
+   * restart, within `timeout` ms and until `signal`. A server whose life ended fails `"closed"`.
+   */
+  async ready(timeout: number, signal: AbortSignal | undefined): Promise<Connection> {
+    if (this.stateNow === "ready") return this.current!;
+    if (this.stateNow === "idle") void this.start(undefined).catch(() => {});
+    if (this.stateNow === "closing" || this.stateNow === "closed" || this.stateNow === "failed") throw this.endedError();
+    const bound = new SpanBound([signal], timeout, () => new ClientError("timeout", `server "${this.serverId}" was not ready within ${timeout} ms`, { serverId: this.serverId }));
+    try {
+      return await new Promise<Connection>((resolve, reject) => {
+        const waiter: Waiter = { resolve, reject };
+        this.waiters.add(waiter);
+        bound.signal.addEventListener(
+          "abort",
+          () => {
+            this.waiters.delete(waiter);
+            const reason: unknown = bound.signal.reason;
+            reject(bound.timedOut ? reason : new ClientError("cancelled", `waiting for server "${this.serverId}" was cancelled`, { serverId: this.serverId, cause: reason }));
+          },
+          { once: true },
+        );
+      });
+    } finally {
+      bound.dispose();
+    }
+  }
+
+  private adopt(connection: Connection): void {
+    this.current = connection;
+    this.readyAt = now();
+    this.maker.opened(connection);
+    this.set({ state: "ready" });
+    this.settleWaiters(connection);
+    void connection.ended.then((error) => this.broke(connection, error));
+  }
+
+  /** A ready connection ended. Unless the host ended it, the server is restarted or has failed. */
+  private broke(connection: Connection, error: ClientError | undefined): void {
+    if (connection !== this.current || this.stateNow !== "ready") return;
+    if (error === undefined) return this.finish("closed", undefined);
+    this.logger.warn(`server "${this.serverId}" disconnected: ${error.message}`);
+    if (this.policy === undefined) return this.finish("failed", error);
+    if (now() - this.readyAt >= this.policy.stableAfter) this.attempts = 0;
+    void this.restart(this.policy, error);
+  }
+
+  private async restart(policy: RestartPolicy, broken: ClientError): Promise<void> {
+    let reason = broken;
+    for (;;) {
+      this.attempts++;
+      if (this.attempts > policy.maxRestarts) {
+        const given = this.attempts - 1;
+        return this.finish(
+          "failed",
+          new ClientError("transport", `server "${this.serverId}" is not restarted again: it broke ${given === 0 ? "and restarts are off" : `after ${given} restart${given === 1 ? "" : "s"} in a row`} (last: ${reason.message})`, {
+            serverId: this.serverId,
+            cause: reason,
+            data: { restarts: given },
+          }),
+        );
+      }
+      const wait = backoffDelay(policy, this.attempts);
+      this.set({ state: "restarting", reason, attempt: this.attempts, delayMs: wait });
+      try {
+        await delay(wait, this.stop.signal);
+      } catch {
+        return; // the host ended the server meanwhile
+      }
+      this.set({ state: "connecting", reason, attempt: this.attempts });
+      const connection = this.maker.create(this.stop.signal);
+      this.opening = connection;
+      try {
+        await connection.open();
+      } catch (error) {
+        if (this.opening === connection) this.opening = undefined;
+        this.maker.failed(connection);
+        if (this.stop.signal.aborted) return;
+        reason = asClientError(error, this.serverId);
+        continue;
+      }
+      // The new connection asks for the level the host set on the old one.
+      if (this.logLevel !== undefined) {
+        try {
+          await connection.setLogLevel(this.logLevel, {});
+        } catch (error) {
+          this.logger.warn(`server "${this.serverId}" was restarted but refused the log level ${this.logLevel}: ${(error as Error).message}`);
+        }
+      }
+      this.opening = undefined;
+      if (this.stop.signal.aborted) return;
+      return this.adopt(connection);
+    }
+  }
+
+  /** Ends the server's life gracefully (the connection's close, and one being opened). */
+  close(): Promise<void> {
+    this.ending ??= this.end(undefined, false);
+    return this.ending;
+  }
+
+  /** Ends it at once, also a close under way. */
+  destroy(reason: ClientError): Promise<void> {
+    const destroyed = this.end(reason, true);
+    this.ending ??= destroyed;
+    return destroyed;
+  }
+
+  private async end(reason: ClientError | undefined, immediate: boolean): Promise<void> {
+    const state = this.stateNow;
+    if (state === "closed" || state === "failed") return;
+    if (state !== "closing") this.set({ state: "closing" });
+    this.stop.abort();
+    const connections = [this.opening, this.current].filter((connection) => connection !== undefined);
+    await Promise.allSettled(connections.map((connection) => (immediate ? connection.destroy(reason) : connection.close())));
+    await Promise.allSettled(connections.map((connection) => connection.ended));
+    this.finish("closed", undefined);
+  }
+
+  private finish(state: "closed" | "failed", error: ClientError | undefined): void {
+    if (this.stateNow === "closed" || this.stateNow === "failed") return;
+    this.endedWith = error;
+    this.set({ state, reason: error });
+    this.release();
+    this.settleWaiters(this.endedError());
+    this.markEnded(error);
+  }
+
+  private endedError(): ClientError {
+    return new ClientError("closed", `server "${this.serverId}" is ${this.stateNow === "failed" ? "down" : "closed"}`, { serverId: this.serverId, cause: this.endedWith });
+  }
+
+  private settleWaiters(outcome: Connection | ClientError): void {
+    const waiters = [...this.waiters];
+    this.waiters.clear();
+    for (const waiter of waiters) {
+      if (outcome instanceof ClientError) waiter.reject(outcome);
+      else waiter.resolve(outcome);
+    }
+  }
+
+  private set(change: Omit<ServerStateChange, "serverId">): void {
+    this.stateNow = change.state;
+    callHost(this.logger, "onServerState", this.announce, { serverId: this.serverId, ...change });
+  }
+}
+
+function asClientError(error: unknown, serverId: string): ClientError {
+  return error instanceof ClientError ? error : new ClientError("transport", String(error), { serverId, cause: error });
+}

@@ -1,0 +1,251 @@
+// Servers that fail come back: a stdio server killed mid-session is restarted (both eras), a
+// crash loop is given up on, an HTTP server taken down and brought back is reconnected; every
+// change reaches onServerState with its reason. Lazy servers connect on their first use.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { backoffDelay, restartPolicy } from "../../src/host/restart.js";
+import { Client, ClientError, type ServerStateChange } from "../../src/index.js";
+import { capturingLogger } from "../helpers/logger.js";
+import { track } from "../helpers/cleanup.js";
+import { OFFICIAL_SERVER, spawnHttpServer, type HttpServerProcess } from "../helpers/official.js";
+
+const dir = mkdtempSync(join(tmpdir(), "conduit-restart-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+
+/** An official server over stdio that counts its starts in a file of its own. */
+function mortal(era: "legacy" | "modern", extra: string[] = []): { target: { command: string; args: string[] }; starts: () => number } {
+  const file = join(dir, `starts-${files++}`);
+  writeFileSync(file, "");
+  return {
+    target: { command: process.execPath, args: [OFFICIAL_SERVER, "stdio", "--era", era, "--starts", file, ...extra] },
+    starts: () => readFileSync(file, "utf8").split("\n").filter(Boolean).length,
+  };
+}
+
+/** Every state change, and a way to wait for the next change to a state. */
+function watchStates(client: Client): { changes: ServerStateChange[]; next: (state: ServerStateChange["state"]) => Promise<ServerStateChange> } {
+  const changes: ServerStateChange[] = [];
+  const waiting: Array<{ state: string; resolve: (change: ServerStateChange) => void }> = [];
+  client.onServerState((change) => {
+    changes.push(change);
+    for (const waiter of [...waiting]) {
+      if (waiter.state !== change.state) continue;
+      waiting.splice(waiting.indexOf(waiter), 1);
+      waiter.resolve(change);
+    }
+  });
+  return { changes, next: (state) => new Promise((resolve) => waiting.push({ state, resolve })) };
+}
+
+afterEach(() => vi.useRealTimers());
+
+const FAST = { backoff: { initial: 20, max: 100 } };
+const textOf = (result: { content: unknown[] }) => (result.content[0] as { text: string }).text;
+
+describe("restarts", () => {
+  for (const era of ["legacy", "modern"] as const) {
+    it(`brings back a ${era} stdio server killed mid-session; the call in flight fails and is not sent again`, async () => {
+      const client = track(new Client({ name: "host", version: "1", logger: capturingLogger() }));
+      const states = watchStates(client);
+      const { target, starts } = mortal(era);
+      const server = await client.connect("m", target, { restart: FAST });
+      expect(server.era).toBe(era);
+      const pid = Number(textOf(await server.callTool("pid")));
+      const inFlight = server.callTool("slow", { ms: 60_000, steps: 1 });
+      const failure = inFlight.catch((error: unknown) => error);
+      const ready = states.next("ready");
+      process.kill(pid, "SIGKILL");
+      expect(await failure).toMatchObject({ kind: "transport", serverId: "m" });
+      await ready;
+      const after = Number(textOf(await server.callTool("pid")));
+      expect(after).not.toBe(pid);
+      expect(starts()).toBe(2);
+      expect(server.state).toBe("ready");
+      expect(client.server("m")).toBe(server);
+      const seen = states.changes.map((change) => change.state);
+      expect(seen).toEqual(["connecting", "ready", "restarting", "connecting", "ready"]);
+      const restarting = states.changes[2]!;
+      expect(restarting).toMatchObject({ serverId: "m", attempt: 1, reason: { kind: "transport" } });
+      expect(restarting.delayMs).toBeGreaterThanOrEqual(10);
+      expect(restarting.delayMs).toBeLessThanOrEqual(20);
+    });
+  }
+
+  for (const era of ["legacy", "modern"] as const) {
+    it(`asks a restarted ${era} server for the log level the host set`, async () => {
+      const levels: string[] = [];
+      const client = track(new Client({ name: "host", version: "1", logger: capturingLogger(), handler: { handleLog: (level) => void levels.push(level) } }));
+      const states = watchStates(client);
+      const server = await client.connect("m", mortal(era).target, { restart: FAST });
+      await server.setLogLevel("error");
+      const ready = states.next("ready");
+      process.kill(Number(textOf(await server.callTool("pid"))), "SIGKILL");
+      await ready;
+      await server.callTool("log", { count: 1, level: "info" });
+      await server.callTool("log", { count: 1, level: "error" });
+      await client.notificationsSettled();
+      expect(levels).toEqual(["error"]);
+    });
+  }
+
+  it("makes a list asked for while the server restarts wait for it", async () => {
+    const client = track(new Client({ name: "host", version: "1", logger: capturingLogger() }));
+    const states = watchStates(client);
+    const { target } = mortal("legacy");
+    const server = await client.connect("m", target, { restart: { backoff: { initial: 200, max: 200 } } });
+    const pid = Number(textOf(await server.callTool("pid")));
+    const restarting = states.next("restarting");
+    process.kill(pid, "SIGKILL");
+    await restarting;
+    expect(server.state).toBe("restarting");
+    // Asked with no connection at all: it waits for the new one.
+    const tools = await server.listTools();
+    expect(tools.map((tool) => tool.name)).toContain("pid");
+    expect(Number(textOf(await server.callTool("pid")))).not.toBe(pid);
+  });
+
+  it("gives up on a crash loop and says so", async () => {
+    const client = track(new Client({ name: "host", version: "1", logger: capturingLogger() }));
+    const states = watchStates(client);
+    const { target, starts } = mortal("legacy", ["--healthy-starts", "1"]);
+    const server = await client.connect("m", target, { restart: { maxRestarts: 3, backoff: { initial: 10, max: 40 } } });
+    const failed = states.next("failed");
+    process.kill(Number(textOf(await server.callTool("pid"))), "SIGKILL");
+    const end = await failed;
+    expect(end.reason).toBeInstanceOf(ClientError);
+    expect(end.reason).toMatchObject({ kind: "transport", serverId: "m", data: { restarts: 3 } });
+    expect(end.reason!.message).toMatch(/is not restarted again: it broke after 3 restarts in a row/);
+    expect(starts()).toBe(4);
+    expect(states.changes.filter((change) => change.state === "restarting").map((change) => change.attempt)).toEqual([1, 2, 3]);
+    expect(await server.closed).toBe(end.reason);
+    expect(server.state).toBe("failed");
+    expect(client.server("m")).toBeUndefined();
+    await expect(server.listTools()).rejects.toMatchObject({ kind: "closed", serverId: "m" });
+    // The id is free again.
+    const again = await client.connect("m", mortal("legacy").target);
+    expect(again.state).toBe("ready");
+  });
+
+  it("without restarts, a server that breaks has failed, and one the host closes is closed", async () => {
+    const client = track(new Client({ name: "host", version: "1", logger: capturingLogger() }));
+    const states = watchStates(client);
+    const broken = await client.connect("broken", mortal("legacy").target);
+    const failed = states.next("failed");
+    process.kill(Number(textOf(await broken.callTool("pid"))), "SIGKILL");
+    expect(await failed).toMatchObject({ serverId: "broken", reason: { kind: "transport" } });
+    const closing = await client.connect("closing", mortal("legacy").target);
+    await closing.close();
+    const ends = states.changes.filter((change) => change.serverId === "closing").map((change) => change.state);
+    expect(ends).toEqual(["connecting", "ready", "closing", "closed"]);
+    expect(await closing.closed).toBeUndefined();
+  });
+
+  it("reconnects an HTTP server taken down and brought back", async () => {
+    const client = track(new Client({ name: "host", version: "1", logger: capturingLogger() }));
+    const states = watchStates(client);
+    let http: HttpServerProcess = await spawnHttpServer([OFFICIAL_SERVER, "http", "--era", "legacy"]);
+    try {
+      const server = await client.connect("web", { url: http.url }, { restart: { maxRestarts: 50, backoff: { initial: 20, max: 100 } } });
+      expect(textOf(await server.callTool("echo", { text: "before" }))).toBe("before");
+      await http.close();
+      const restarting = states.next("restarting");
+      // The first request that reaches nobody ends the connection; it is not sent again.
+      await expect(server.callTool("echo", { text: "lost" })).rejects.toMatchObject({ kind: "transport", serverId: "web" });
+      await restarting;
+      const ready = states.next("ready");
+      http = await spawnHttpServer([OFFICIAL_SERVER, "http", "--era", "legacy", "--port", new URL(http.url).port]);
+      await ready;
+      expect(textOf(await server.callTool("echo", { text: "after" }))).toBe("after");
+      expect(states.changes.filter((change) => change.state === "restarting").length).toBeGreaterThanOrEqual(1);
+    } finally {
+      await http.close();
+    }
+  });
+
+  it("counts attempts again once the server stayed up stableAfter", async () => {
+    // Only the monotonic clock is faked: the servers run on real timers.
+    vi.useFakeTimers({ toFake: ["performance"] });
+    try {
+      const client = track(new Client({ name: "host", version: "1", logger: capturingLogger() }));
+      const states = watchStates(client);
+      const server = await client.connect("m", mortal("legacy").target, { restart: { stableAfter: 10_000, backoff: { initial: 10, max: 10 } } });
+      const attempts: number[] = [];
+      for (const upFor of [0, 0, 10_000]) {
+        const restarting = states.next("restarting");
+        const ready = states.next("ready");
+        vi.advanceTimersByTime(upFor);
+        process.kill(Number(textOf(await server.callTool("pid"))), "SIGKILL");
+        attempts.push((await restarting).attempt!);
+        await ready;
+      }
+      // Up for less than stableAfter: the second break is the second attempt in a row; up for it: the first again.
+      expect(attempts).toEqual([1, 2, 1]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("backs off exponentially with equal jitter, within the bounds", () => {
+    const policy = restartPolicy({ backoff: { initial: 100, max: 1_000, factor: 3 } })!;
+    expect([1, 2, 3, 4].map((attempt) => backoffDelay(policy, attempt, () => 1))).toEqual([100, 300, 900, 1_000]);
+    expect([1, 2, 3, 4].map((attempt) => backoffDelay(policy, attempt, () => 0))).toEqual([50, 150, 450, 500]);
+    expect(restartPolicy(true)).toMatchObject({ maxRestarts: 5, initial: 500, max: 30_000, factor: 2, stableAfter: 60_000 });
+    expect(restartPolicy(false)).toBeUndefined();
+  });
+
+  it("refuses restart options out of bounds before any I/O", async () => {
+    const client = track(new Client({ name: "host", version: "1", logger: capturingLogger() }));
+    const { target, starts } = mortal("legacy");
+    for (const restart of [{ maxRestarts: -1 }, { maxRestarts: 1.5 }, { backoff: { initial: 0 } }, { backoff: { max: 2 ** 31 } }, { backoff: { factor: 0.5 } }, { backoff: { initial: 10, max: 5 } }, { tries: 3 }, "yes"]) {
+      await expect(client.connect("m", target, { restart: restart as never })).rejects.toThrow(TypeError);
+    }
+    await expect(client.connect("m", target, { lazy: "yes" as never })).rejects.toThrow(TypeError);
+    expect(starts()).toBe(0);
+  });
+});
+
+describe("lazy servers", () => {
+  it("connect on their first use: a request, or the catalog", async () => {
+    const client = track(new Client({ name: "host", version: "1", logger: capturingLogger() }));
+    const states = watchStates(client);
+    const a = mortal("legacy");
+    const b = mortal("modern");
+    const { ready, lazy, failed } = await client.connectAll({ mcpServers: { a: a.target, b: b.target } }, { lazy: true });
+    expect({ ready, failed }).toEqual({ ready: [], failed: [] });
+    expect(lazy.map((server) => [server.id, server.state])).toEqual([["a", "idle"], ["b", "idle"]]);
+    expect(a.starts() + b.starts()).toBe(0);
+    expect(states.changes).toEqual([]);
+    expect(client.servers()).toEqual([]);
+    const handle = client.server("a")!;
+    expect(handle.state).toBe("idle");
+    expect(() => handle.era).toThrow(/not connected yet/);
+    expect(handle.stats().staleResponses).toBe(0);
+    // A request connects it.
+    expect(textOf(await handle.callTool("echo", { text: "hi" }))).toBe("hi");
+    expect([a.starts(), b.starts()]).toEqual([1, 0]);
+    // The catalog connects the rest.
+    const tools = await client.tools();
+    expect(b.starts()).toBe(1);
+    expect(new Set(tools.map((tool) => tool.serverId))).toEqual(new Set(["a", "b"]));
+    expect(client.server("b")!.era).toBe("modern");
+  });
+
+  it("go back to idle when the first connect fails, and try again on the next use", async () => {
+    const client = track(new Client({ name: "host", version: "1", logger: capturingLogger() }));
+    const states = watchStates(client);
+    const { target, starts } = mortal("legacy", ["--healthy-starts", "0"]);
+    const server = await client.connect("m", target, { lazy: true });
+    await expect(server.listTools()).rejects.toMatchObject({ kind: "transport", serverId: "m" });
+    expect(server.state).toBe("idle");
+    expect(states.changes.map((change) => change.state)).toEqual(["connecting", "idle"]);
+    expect(states.changes[1]!.reason).toMatchObject({ kind: "transport" });
+    expect(await client.tools()).toEqual([]);
+    expect(starts()).toBe(2);
+    await server.close();
+    expect(server.state).toBe("closed");
+    expect(client.server("m")).toBeUndefined();
+  });
+});
