@@ -44,6 +44,26 @@ export default tseslint.config(
   { files: ["src/rpc/**"], rules: layerRule(["../protocol/*", "../input/*", "../*.js"]) },
   { files: ["src/protocol/**"], rules: layerRule(["../input/*", "../../input/*", "../*.js", "../../*.js"]) },
   { files: ["src/input/**"], rules: layerRule(["../*.js"]) },
+  // Around the core: the adapters and the terminal host use the library as its users do, through
+  // src/index.ts alone (the adapters for types only, so that nothing of the core is bundled in).
+  {
+    files: ["src/adapters/**"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [{ group: ["../*", "!../index.js"], message: "The adapters import the core only through src/index.ts (DESIGN.md)." }],
+          paths: [{ name: "../index.js", allowTypeImports: true, message: "Types only: a value import would bundle the core into dist/adapters/index.js." }],
+        },
+      ],
+    },
+  },
+  {
+    files: ["src/cli/**"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ group: ["../*", "!../index.js"], message: "The terminal host is built on the public API alone: import from ../index.js (DESIGN.md)." }] }],
+    },
+  },
   {
     files: ["test/**", "bench/**", "examples/**", "scripts/**"],
     rules: {

@@ -8,7 +8,7 @@
 // 3. The tarball installed into an empty folder (its dependencies from the registry), then
 //    scripts/package-consumer/consumer.mts copied there, type-checked with strict settings and
 //    skipLibCheck off by this repository's TypeScript, compiled and run against the notes
-//    example server.
+//    example server (through `conduit-mcp` and `conduit-mcp/adapters`).
 //
 // Prints one line per step; on a failure, the output of the step that failed, and exits 1.
 // The temporary folder is removed in every case, also on SIGINT and SIGTERM.
@@ -86,7 +86,8 @@ async function step(name, work) {
 /** The tarball must hold the entry points and nothing of the sources or the tests. */
 function checkFileList(packed) {
   const files = packed.files.map((file) => file.path);
-  const missing = ["package.json", "README.md", "LICENSE", "dist/index.js", "dist/index.d.ts"].filter((f) => !files.includes(f));
+  const entries = ["dist/index.js", "dist/index.d.ts", "dist/adapters/index.js", "dist/adapters/index.d.ts"];
+  const missing = ["package.json", "README.md", "LICENSE", ...entries].filter((f) => !files.includes(f));
   const stray = files.filter((f) => !/^(dist\/|package\.json$|README\.md$|LICENSE$)/.test(f));
   if (missing.length > 0 || stray.length > 0) {
     throw new StepError("the tarball's file list is wrong", `missing: ${missing.join(", ") || "none"}\nnot expected: ${stray.join(", ") || "none"}`);

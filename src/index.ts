@@ -28,6 +28,7 @@ export type { RequestId } from "./transport/transport.js";
 export type { Progress } from "./rpc/pending-call.js";
 export { ClientError, RpcError, ErrorCode, InvalidArgumentError, type ClientErrorKind, type ClientErrorOptions, type RequiredUrl } from "./util/errors.js";
 export type { Logger } from "./util/logger.js";
+export { sanitize, type SanitizeOptions } from "./util/sanitize.js";
 export type { RateLimit } from "./util/token-bucket.js";
 export type {
   Handler,

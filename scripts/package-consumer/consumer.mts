@@ -4,6 +4,7 @@
 // It throws on anything unexpected, so node exits non-zero.
 import { inspect } from "node:util";
 import { Client, ClientError, InvalidArgumentError, type CallToolResult, type Handler, type ServerHandle, type Tool } from "conduit-mcp";
+import { toAnthropicToolResult, toOpenAIChatTools, type OpenAIChatTool } from "conduit-mcp/adapters";
 
 const serverScript = process.argv[2];
 if (serverScript === undefined) throw new Error("usage: consumer.mjs <notes-server.mjs>");
@@ -37,6 +38,14 @@ try {
   check(saved.isError !== true, "add_note reported an error");
   check(firstText(saved).startsWith('saved "check"'), `add_note said ${firstText(saved)}`);
 
+  // The adapters subpath: the catalog as OpenAI tools (strict), a result as Anthropic content.
+  const openai = toOpenAIChatTools(await client.tools(), { strict: true });
+  const chatTools: OpenAIChatTool[] = openai.tools;
+  const addNote = chatTools.find((tool) => tool.function.name === "notes_add_note");
+  check(addNote?.function.strict === true && openai.skipped.length === 0, `OpenAI tools: ${JSON.stringify(openai)}`);
+  const block = toAnthropicToolResult("toolu_1", saved);
+  check(block.type === "tool_result" && block.content[0]?.type === "text", `Anthropic tool result: ${JSON.stringify(block)}`);
+
   const counted = await notes.callTool("word_count");
   const words = (counted.structuredContent as { words?: unknown } | undefined)?.words;
   check(typeof words === "number" && words >= 3, `word_count returned ${JSON.stringify(counted.structuredContent)}`);
@@ -65,4 +74,4 @@ try {
 } finally {
   await client.close();
 }
-console.log("consumer: connected, listed tools, called add_note and word_count, closed");
+console.log("consumer: connected, listed tools, adapted them for OpenAI, called add_note and word_count, closed");

@@ -19,17 +19,20 @@ export const MAX_DEPTH = 16;
 
 /** Cleans one string, then clamps it to `max` characters (an ellipsis marks the cut). */
 export function safeText(text: string, max = MAX_TEXT): string {
-  let clean = NEEDS_WORK.test(text)
+  const clean = NEEDS_WORK.test(text)
     ? text.replace(ANSI, "").replace(WHITESPACE_CONTROLS, " ").replace(FORBIDDEN, "")
     : text;
-  if (clean.length > max) {
-    // Never cut between the two halves of a surrogate pair: that would leave invalid text.
-    let end = max - 1;
-    const last = clean.charCodeAt(end - 1);
-    if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-    clean = `${clean.slice(0, end)}…`;
-  }
-  return clean;
+  return clamp(clean, max);
+}
+
+/** At most `max` characters, an ellipsis marking a cut. */
+function clamp(text: string, max: number): string {
+  if (text.length <= max) return text;
+  // Never cut between the two halves of a surrogate pair: that would leave invalid text.
+  let end = max - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}…`;
 }
 
 /**
@@ -53,4 +56,24 @@ export function safeValue(value: unknown, depth = 0): unknown {
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
+}
+
+export interface SanitizeOptions {
+  /** Longest result in characters (default 4 096; an ellipsis marks a cut). */
+  max?: number | undefined;
+  /** Keep line breaks (each line cleaned alone); by default they become spaces. */
+  lines?: boolean | undefined;
+}
+
+/**
+ * What a host should do to any server text it shows a person and Conduit did not clean itself
+ * (tool descriptions, results, resource text): escape sequences, control, bidirectional and
+ * invisible characters removed, the length bounded.
+ */
+export function sanitize(text: string, options: SanitizeOptions = {}): string {
+  const max = options.max ?? MAX_TEXT;
+  if (typeof text !== "string") return "";
+  if (options.lines !== true) return safeText(text, max);
+  const cleaned = text.split(/\r\n|[\n\r\u2028\u2029]/).map((line) => safeText(line, Infinity)).join("\n");
+  return clamp(cleaned, max);
 }

@@ -1,0 +1,90 @@
+/** The command line, read with `node:util`'s `parseArgs`; everything after `--` is the stdio server's command. */
+import { parseArgs } from "node:util";
+import { LOGGING_LEVELS, type LogLevel } from "../index.js";
+import { CliError, EXIT } from "./exit-codes.js";
+
+export type Command = "interactive" | "servers" | "list" | "call" | "read" | "prompt" | "help" | "version";
+
+export interface Parsed {
+  readonly command: Command;
+  /** The words after the command (or the targets, in interactive mode). */
+  readonly words: string[];
+  /** The stdio server's command line, after `--`. */
+  readonly stdio: string[] | undefined;
+  readonly config: string | undefined;
+  readonly roots: string[];
+  readonly samplingCommand: string | undefined;
+  readonly answers: string | undefined;
+  readonly json: boolean;
+  readonly timeout: number;
+  readonly connectTimeout: number;
+  readonly headers: string[];
+  readonly transport: "sse" | "streamable-http" | undefined;
+  readonly name: string | undefined;
+  readonly logLevel: LogLevel | undefined;
+}
+
+const COMMANDS = new Set<string>(["servers", "list", "call", "read", "prompt", "help"]);
+
+export function readArgs(argv: readonly string[]): Parsed {
+  const split = argv.indexOf("--");
+  const own = split < 0 ? [...argv] : argv.slice(0, split);
+  const stdio = split < 0 ? undefined : argv.slice(split + 1);
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: own,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        config: { type: "string" },
+        root: { type: "string", multiple: true },
+        "sampling-command": { type: "string" },
+        answers: { type: "string" },
+        format: { type: "string" },
+        timeout: { type: "string" },
+        "connect-timeout": { type: "string" },
+        header: { type: "string", multiple: true },
+        transport: { type: "string" },
+        name: { type: "string" },
+        "log-level": { type: "string" },
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean" },
+      },
+    });
+  } catch (error) {
+    throw new CliError(`${(error as Error).message} (conduit --help)`, EXIT.usage);
+  }
+  const { values, positionals } = parsed;
+  const format = values.format ?? "text";
+  if (format !== "text" && format !== "json") throw new CliError("--format is text or json", EXIT.usage);
+  const transport = values.transport;
+  if (transport !== undefined && transport !== "sse" && transport !== "streamable-http") throw new CliError("--transport is sse or streamable-http", EXIT.usage);
+  const logLevel = values["log-level"];
+  if (logLevel !== undefined && !(LOGGING_LEVELS as readonly string[]).includes(logLevel)) throw new CliError(`--log-level is one of ${LOGGING_LEVELS.join(", ")}`, EXIT.usage);
+  const first = positionals[0];
+  const command: Command = values.help === true ? "help" : values.version === true ? "version" : first !== undefined && COMMANDS.has(first) ? (first as Command) : "interactive";
+  return {
+    command,
+    words: command === "interactive" || command === "help" || command === "version" ? (command === "interactive" ? positionals : []) : positionals.slice(1),
+    stdio,
+    config: values.config,
+    roots: values.root ?? [],
+    samplingCommand: values["sampling-command"],
+    answers: values.answers,
+    json: format === "json",
+    timeout: milliseconds("--timeout", values.timeout, 60_000),
+    connectTimeout: milliseconds("--connect-timeout", values["connect-timeout"], 30_000),
+    headers: values.header ?? [],
+    transport,
+    name: values.name,
+    logLevel: logLevel as LogLevel | undefined,
+  };
+}
+
+function milliseconds(flag: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0 || value > 2 ** 31 - 1) throw new CliError(`${flag} is a number of milliseconds between 1 and ${2 ** 31 - 1}`, EXIT.usage);
+  return value;
+}

@@ -1,0 +1,45 @@
+/** `conduit --help`. */
+import { exitTableText } from "./exit-codes.js";
+
+export function helpText(): string {
+  return `conduit — a terminal host for MCP servers
+
+Usage:
+  conduit [options] [server…] [-- command args…]      interactive (in a terminal)
+  conduit servers                                     the servers your configs name
+  conduit list <server> [tools|resources|templates|prompts]
+  conduit call <server> <tool> [json | key=value …]
+  conduit read <server> <uri>
+  conduit prompt <server> <name> [key=value …]
+
+A server is a name from a config, a URL (Streamable HTTP or HTTP+SSE; OAuth when it asks), or,
+with \`--\`, the stdio command that follows (then the one-shot commands take no <server>):
+  conduit call echo text=hi -- node examples/demo-server.mjs
+
+Options:
+  --config FILE             the mcpServers config to read (default: the project's .mcp.json,
+                            .vscode/mcp.json, .cursor/mcp.json, then Claude Desktop's, Cursor's,
+                            Windsurf's and Claude Code's)
+  --root DIR                a root to share with servers (repeatable; default: the working directory)
+  --sampling-command CMD    answer sampling requests with CMD: the request as JSON on its stdin,
+                            the reply (text, or a CreateMessageResult as JSON) on its stdout
+  --answers FILE            answers for input requests when there is no terminal:
+                            {"forms": [{"action": "accept", "content": {…}}], "urls": ["decline"],
+                             "samplings": ["reply", null]}
+  --format text|json        json: the result as one JSON document on stdout, errors as a JSON
+                            object on stderr
+  --timeout MS              each request's timeout (default 60000)
+  --connect-timeout MS      connecting's timeout (default 30000)
+  --header "Name: value"    an HTTP header for URL servers (repeatable)
+  --transport sse|streamable-http   pin the HTTP transport of URL servers
+  --name NAME               the name of the \`--\` server (default: from its command)
+  --log-level LEVEL         ask servers for logs at LEVEL and above (debug … emergency)
+  -h, --help                this text
+  --version                 conduit's version
+
+Exit codes:
+${exitTableText()}
+
+Colours follow the terminal; NO_COLOR turns them off, FORCE_COLOR on.
+`;
+}

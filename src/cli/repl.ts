@@ -1,0 +1,317 @@
+/**
+ * The interactive mode: a prompt with history and completion (commands, servers, tools,
+ * resources, prompts, task ids) in which a person lists, describes and calls what the servers
+ * offer, while the terminal Handler puts every server request in front of them. Ctrl-C stops
+ * the command under way; Ctrl-D or `quit` leaves.
+ */
+import { createInterface, type Completer } from "node:readline";
+import type { CallToolResult, ServerHandle, Tool } from "../index.js";
+import { CliError, EXIT, exitCodeOf, type ExitCode } from "./exit-codes.js";
+import { fieldsOf } from "./fields.js";
+import { callTool } from "./oneshot.js";
+import type { Output } from "./output.js";
+import { shown, shownLine } from "./output.js";
+import { printList, printPrompt, printResource, printTool, printToolResult } from "./render.js";
+import type { Session } from "./session.js";
+import type { Asker } from "./asker.js";
+import { toolArguments } from "./tool-args.js";
+import { splitWords } from "./words.js";
+
+const COMMANDS: Record<string, string> = {
+  help: "this list",
+  servers: "the servers, with their era and version",
+  use: "use <server>: the server later commands go to",
+  info: "info [server]: its version, capabilities and instructions",
+  tools: "tools [server]: its tools",
+  resources: "resources [server]: its resources",
+  templates: "templates [server]: its resource templates",
+  prompts: "prompts [server]: its prompts",
+  describe: "describe <tool>: what it does, and its arguments",
+  call: "call <tool> [json | key=value …]: without arguments, asked one by one",
+  read: "read <uri>: a resource",
+  prompt: "prompt <name> [key=value …]: a prompt's messages",
+  complete: "complete <prompt | template> <argument> [prefix]: the server's suggestions",
+  tasks: "tasks: the server's tasks (2025-11-25)",
+  task: "task <id>: follow a task to its end",
+  cancel: "cancel <id>: cancel a task",
+  quit: "leave (also Ctrl-D)",
+};
+
+interface Names {
+  tools: string[];
+  resources: string[];
+  prompts: string[];
+}
+
+export class Repl {
+  private current: ServerHandle;
+  private history: string[] = [];
+  private readonly names = new Map<string, Names>();
+  private readonly tasks = new Set<string>();
+  private running: AbortController | undefined;
+
+  constructor(
+    private readonly session: Session,
+    private readonly out: Output,
+    private readonly asker: Asker,
+  ) {
+    this.current = session.ready[0]!;
+  }
+
+  /** A server said a list changed: its names are learnt again. */
+  listChanged(serverId: string): void {
+    const server = this.session.client.server(serverId);
+    if (server !== undefined) void this.learn(server);
+  }
+
+  async run(): Promise<ExitCode> {
+    for (const server of this.session.ready) void this.learn(server);
+    this.greet();
+    const onSigint = (): void => {
+      if (this.running !== undefined) this.running.abort(new CliError("stopped with Ctrl-C", EXIT.interrupted));
+    };
+    process.on("SIGINT", onSigint);
+    try {
+      for (;;) {
+        const line = await this.readLine();
+        if (line === undefined) break;
+        const trimmed = line.trim();
+        if (trimmed === "") continue;
+        if (trimmed === "quit" || trimmed === "exit") break;
+        this.running = new AbortController();
+        try {
+          await this.dispatch(trimmed, this.running.signal);
+        } catch (error) {
+          this.report(error);
+        } finally {
+          this.running = undefined;
+          this.out.endDrawing();
+        }
+      }
+    } finally {
+      process.off("SIGINT", onSigint);
+    }
+    return EXIT.ok;
+  }
+
+  private greet(): void {
+    const c = this.out.err;
+    for (const server of this.session.ready) this.out.note(`${c.green("●")} ${c.bold(server.id)}  ${shownLine(server.serverInfo.name, 80)} ${shownLine(server.serverInfo.version, 40)}  ${c.dim(`${server.protocolVersion}, ${server.era} era`)}`);
+    for (const { id, error } of this.session.failed) this.out.note(`${c.red("●")} ${c.bold(id)}  ${c.red(shownLine(error.message, 300))}`);
+    this.out.note(c.dim(`type help for the commands, Tab to complete; commands go to ${this.current.id} (use <server> to change)`));
+  }
+
+  private readLine(): Promise<string | undefined> {
+    return new Promise((resolve) => {
+      const rl = createInterface({
+        input: process.stdin,
+        output: process.stderr,
+        completer: this.completer,
+        history: this.history,
+        historySize: 500,
+        removeHistoryDuplicates: true,
+        terminal: true,
+      });
+      let answered = false;
+      rl.on("SIGINT", () => {
+        this.out.note(this.out.err.dim("\n(quit or Ctrl-D to leave)"));
+        answered = true;
+        rl.close();
+        resolve("");
+      });
+      rl.on("close", () => {
+        this.history = (rl as unknown as { history: string[] }).history ?? this.history;
+        if (!answered) resolve(undefined);
+      });
+      rl.question(`${this.out.err.cyan(this.current.id)}${this.out.err.dim(">")} `, (line) => {
+        answered = true;
+        rl.close();
+        resolve(line);
+      });
+    });
+  }
+
+  private readonly completer: Completer = (line) => {
+    const words = line.split(/\s+/);
+    const last = words[words.length - 1] ?? "";
+    let candidates: string[];
+    if (words.length <= 1) candidates = [...Object.keys(COMMANDS), "exit"];
+    else {
+      const names = this.names.get(this.current.id) ?? { tools: [], resources: [], prompts: [] };
+      switch (words[0]) {
+        case "call":
+        case "describe":
+          candidates = words.length === 2 ? [...names.tools, ...this.qualified("tools")] : [];
+          break;
+        case "read":
+          candidates = words.length === 2 ? names.resources : [];
+          break;
+        case "prompt":
+        case "complete":
+          candidates = words.length === 2 ? names.prompts : [];
+          break;
+        case "use":
+        case "info":
+        case "tools":
+        case "resources":
+        case "templates":
+        case "prompts":
+          candidates = words.length === 2 ? this.session.client.servers().map((server) => server.id) : [];
+          break;
+        case "task":
+        case "cancel":
+          candidates = [...this.tasks];
+          break;
+        default:
+          candidates = [];
+      }
+    }
+    const hits = candidates.filter((candidate) => candidate.startsWith(last));
+    return [hits, last];
+  };
+
+  /** `server:tool` names of the other servers. */
+  private qualified(kind: keyof Names): string[] {
+    const names: string[] = [];
+    for (const [id, known] of this.names) if (id !== this.current.id) for (const name of known[kind]) names.push(`${id}:${name}`);
+    return names;
+  }
+
+  private async learn(server: ServerHandle): Promise<void> {
+    const caps = server.serverCapabilities;
+    const names: Names = { tools: [], resources: [], prompts: [] };
+    try {
+      if (caps.tools !== undefined) names.tools = (await server.listTools()).map((tool) => tool.name);
+      if (caps.resources !== undefined) names.resources = (await server.listResources()).map((resource) => resource.uri);
+      if (caps.prompts !== undefined) names.prompts = (await server.listPrompts()).map((prompt) => prompt.name);
+    } catch {
+      // Completion is a convenience: a server that cannot list now just completes less.
+    }
+    this.names.set(server.id, names);
+  }
+
+  private server(id: string | undefined): ServerHandle {
+    if (id === undefined) return this.current;
+    const server = this.session.client.server(id);
+    if (server === undefined) throw new CliError(`no server "${id}"; servers: ${this.session.client.servers().map((s) => s.id).join(", ")}`, EXIT.usage);
+    return server;
+  }
+
+  /** `tool` on the current server, or `server:tool`. */
+  private addressed(name: string): { server: ServerHandle; name: string } {
+    const at = name.indexOf(":");
+    if (at > 0 && this.session.client.server(name.slice(0, at)) !== undefined) return { server: this.server(name.slice(0, at)), name: name.slice(at + 1) };
+    return { server: this.current, name };
+  }
+
+  private async dispatch(line: string, signal: AbortSignal): Promise<void> {
+    const words = splitWords(line);
+    const [command, ...rest] = words;
+    const out = this.out;
+    switch (command) {
+      case "help":
+      case "?":
+        for (const [name, text] of Object.entries(COMMANDS)) out.line(`  ${out.out.bold(name.padEnd(10))} ${text}`);
+        return;
+      case "servers":
+        for (const server of this.session.client.servers()) out.line(`  ${out.out.bold(server.id)}${server === this.current ? out.out.cyan(" (in use)") : ""}  ${shownLine(server.serverInfo.name, 80)}  ${server.protocolVersion}, ${server.era} era, ${server.state}`);
+        return;
+      case "use":
+        this.current = this.server(rest[0] ?? this.current.id);
+        return;
+      case "info": {
+        const server = this.server(rest[0]);
+        out.line(`${out.out.bold(server.id)}: ${shownLine(server.serverInfo.name, 80)} ${shownLine(server.serverInfo.version, 40)}`);
+        out.line(`  protocol ${server.protocolVersion} (${server.era} era)`);
+        out.line(`  capabilities: ${shown(JSON.stringify(server.serverCapabilities))}`);
+        if (server.instructions !== undefined) out.line(`  instructions: ${shown(server.instructions)}`);
+        return;
+      }
+      case "tools":
+        return printList(out, "tools", await this.server(rest[0]).listTools({ signal }));
+      case "resources":
+        return printList(out, "resources", await this.server(rest[0]).listResources({ signal }));
+      case "templates":
+        return printList(out, "resource templates", await this.server(rest[0]).listResourceTemplates({ signal }));
+      case "prompts":
+        return printList(out, "prompts", await this.server(rest[0]).listPrompts({ signal }));
+      case "describe": {
+        const { server, name } = this.addressed(need(rest[0], "describe <tool>"));
+        return printTool(out, await this.tool(server, name, signal));
+      }
+      case "call":
+        return this.call(line, rest, signal);
+      case "read":
+        return printResource(out, await this.current.readResource(need(rest[0], "read <uri>"), { signal }));
+      case "prompt": {
+        const name = need(rest[0], "prompt <name> [key=value …]");
+        const args: Record<string, string> = {};
+        for (const [key, value] of Object.entries(toolArguments(rest.slice(1), { properties: {} }))) args[key] = typeof value === "string" ? value : JSON.stringify(value);
+        return printPrompt(out, await this.current.getPrompt(name, args, { signal }));
+      }
+      case "complete": {
+        const ref = need(rest[0], "complete <prompt | template> <argument> [prefix]");
+        const argument = need(rest[1], "complete <prompt | template> <argument> [prefix]");
+        const result = await this.current.complete({ ref: ref.includes("://") || ref.includes("{") ? { type: "ref/resource", uri: ref } : { type: "ref/prompt", name: ref }, argument: { name: argument, value: rest[2] ?? "" } }, { signal });
+        for (const value of result.completion.values) out.line(`  ${shownLine(value, 200)}`);
+        if (result.completion.hasMore === true) out.line(out.out.dim("  … and more"));
+        return;
+      }
+      case "tasks":
+        for (const task of await this.current.listTasks()) {
+          this.tasks.add(task.taskId);
+          out.line(`  ${shownLine(task.taskId, 100)}  ${task.status}${task.statusMessage === undefined ? "" : `  ${shownLine(task.statusMessage, 200)}`}`);
+        }
+        return;
+      case "task": {
+        const id = need(rest[0], "task <id>");
+        const result = await this.current.awaitTask(id, { signal, onStatus: (task) => out.note(out.err.dim(`task ${shownLine(task.taskId, 100)}: ${task.status}`)) });
+        return printToolResult(out, result);
+      }
+      case "cancel":
+        await this.current.cancelTask(need(rest[0], "cancel <id>"));
+        out.note(out.err.dim("asked the server to cancel it"));
+        return;
+      default:
+        throw new CliError(`unknown command "${shownLine(command, 40)}" (help lists them)`, EXIT.usage);
+    }
+  }
+
+  private async tool(server: ServerHandle, name: string, signal: AbortSignal): Promise<Tool> {
+    const tool = (await server.listTools({ signal })).find((candidate) => candidate.name === name);
+    if (tool === undefined) throw new CliError(`server "${server.id}" has no tool "${shownLine(name, 100)}"`, EXIT.usage);
+    return tool;
+  }
+
+  private async call(line: string, rest: string[], signal: AbortSignal): Promise<void> {
+    const { server, name } = this.addressed(need(rest[0], "call <tool> [json | key=value …]"));
+    // A JSON object is taken as typed: splitting it into words would eat its quotes.
+    const brace = line.indexOf("{");
+    const words = brace >= 0 ? [line.slice(brace)] : rest.slice(1);
+    let given: Record<string, unknown> | undefined;
+    if (words.length === 0) {
+      const tool = await this.tool(server, name, signal);
+      const fields = fieldsOf(tool.inputSchema);
+      if (fields.length > 0) {
+        if (this.asker.values === undefined) throw new CliError("give the arguments: call <tool> json | key=value …", EXIT.usage);
+        const values = await this.asker.values(`arguments of ${shownLine(name, 64)}:`, fields, signal);
+        if (values === undefined) return;
+        given = {};
+        for (const [key, value] of values) if (value !== undefined) Object.defineProperty(given, key, { value, enumerable: true, writable: true, configurable: true });
+      }
+    }
+    const result: CallToolResult = await callTool(server, name, words, this.out, signal, given);
+    printToolResult(this.out, result);
+  }
+
+  private report(error: unknown): void {
+    const code = exitCodeOf(error);
+    const message = error instanceof Error ? error.message : String(error);
+    this.out.error(code === EXIT.interrupted ? "stopped" : shownLine(message, 1_000));
+  }
+}
+
+function need(word: string | undefined, usage: string): string {
+  if (word === undefined) throw new CliError(`usage: ${usage}`, EXIT.usage);
+  return word;
+}

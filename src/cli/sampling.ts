@@ -1,0 +1,68 @@
+/**
+ * Sampling in the terminal: the request shown as the person must judge it (the system prompt,
+ * every message, the `maxTokens` the client already clamped), or piped to a program of the
+ * user's (`--sampling-command`), whose answer then goes through the library's checks like any.
+ */
+import { spawn } from "node:child_process";
+import { RpcError, type CreateMessageParams, type CreateMessageResult } from "../index.js";
+import { shown, shownLine } from "./output.js";
+
+/** The lines a person reads before answering a sampling request. */
+export function describeSampling(params: CreateMessageParams): string[] {
+  const lines: string[] = [];
+  if (typeof params.systemPrompt === "string") lines.push(`system: ${shown(params.systemPrompt, 2_000)}`);
+  for (const message of params.messages) {
+    const blocks = Array.isArray(message.content) ? message.content : [message.content];
+    for (const block of blocks as Array<{ type?: unknown; text?: unknown }>) {
+      const text = block.type === "text" ? shown(block.text, 4_000) : `[${shownLine(block.type, 40)} content]`;
+      lines.push(`${shownLine(message.role, 20)}: ${text}`);
+    }
+  }
+  lines.push(`max tokens: ${params.maxTokens}${params.includeContext !== undefined && params.includeContext !== "none" ? `, context asked: ${shownLine(params.includeContext, 40)}` : ""}`);
+  if (Array.isArray(params.tools) && params.tools.length > 0) lines.push(`tools offered to the model: ${params.tools.map((tool) => shownLine(tool.name, 64)).join(", ")}`);
+  return lines;
+}
+
+/** A reply typed by the person, as the model's answer. */
+export function typedReply(text: string): CreateMessageResult {
+  return { role: "assistant", content: { type: "text", text }, model: "conduit-user", stopReason: "endTurn" };
+}
+
+const MAX_OUTPUT = 1024 * 1024;
+
+/**
+ * Runs `command` (through the shell) with the request as JSON on stdin; its stdout is the
+ * answer: a `CreateMessageResult` as JSON, or plain text taken as the reply. A non-zero exit
+ * declines. Ended when the request is withdrawn.
+ */
+export function runSamplingCommand(command: string, params: CreateMessageParams, serverId: string, signal: AbortSignal): Promise<CreateMessageResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, { shell: true, stdio: ["pipe", "pipe", "pipe"], signal });
+    let stdout = "";
+    let stderr = "";
+    let over = false;
+    child.stdout.setEncoding("utf8").on("data", (text: string) => {
+      if (stdout.length + text.length > MAX_OUTPUT) {
+        over = true;
+        child.kill();
+      } else stdout += text;
+    });
+    child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr = (stderr + text).slice(-2_000)));
+    child.on("error", (error) => reject(new RpcError(-1, `the sampling command failed: ${error.message}`)));
+    child.stdin.on("error", () => {});
+    child.stdin.end(JSON.stringify({ serverId, params }));
+    child.on("close", (code) => {
+      if (over) return reject(new RpcError(-1, `the sampling command wrote more than ${MAX_OUTPUT} bytes`));
+      if (code !== 0) return reject(new RpcError(-1, `the sampling command declined (exit ${code}): ${shownLine(stderr.trim(), 300)}`));
+      const text = stdout.trim();
+      if (text.startsWith("{")) {
+        try {
+          return resolve(JSON.parse(text) as CreateMessageResult);
+        } catch {
+          // Not JSON after all: the text is the reply.
+        }
+      }
+      resolve(typedReply(stdout.replace(/\n$/, "")));
+    });
+  });
+}
