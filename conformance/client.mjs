@@ -8,7 +8,7 @@
 // only; the suite judges what arrives at its server. Exit 0 when every step succeeded,
 // otherwise 1 with the reason on stderr.
 import { pathToFileURL } from "node:url";
-import { Client, ClientError } from "conduit-mcp";
+import { Client, ClientError, SkillError, skillsOf } from "conduit-mcp";
 
 const scenarioName = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
 const protocolVersion = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION || undefined;
@@ -124,6 +124,41 @@ async function callFirstTool({ server }) {
   if (tools.length > 0) await server.callTool(tools[0].name, sampleArguments(tools[0].inputSchema));
 }
 
+/**
+ * sep-2640-client-no-prefetch: a host builds its registry of the server's skills from the
+ * listing alone; no skill is loaded, so no file may be read.
+ */
+async function listSkills({ server }) {
+  const skills = skillsOf(server);
+  if (!skills.supported) throw new Error("the server did not declare the skills extension");
+  const listing = await skills.list();
+  if (listing.skills.length === 0) throw new Error(`the server listed no skill that could be taken: ${JSON.stringify(listing.refused)}`);
+  console.log(`listed ${listing.skills.length} skill(s) at ${server.protocolVersion}, reading none`);
+}
+
+/**
+ * sep-2640-client-verify-*: the host loads the listed skill, whose SKILL.md the server has
+ * tampered with; the load must fail verification for `reason`, and nothing more is read. Had it
+ * loaded, the host would go on to read the skill's files, as one using it does.
+ */
+function refusesTamperedSkill(reason) {
+  return async ({ server }) => {
+    const skills = skillsOf(server);
+    const [entry] = (await skills.list()).skills;
+    if (entry === undefined) throw new Error("the server listed no skill that could be taken");
+    let skill;
+    try {
+      skill = await skills.load(entry);
+    } catch (error) {
+      if (!(error instanceof SkillError) || error.reason !== reason) throw error;
+      console.log(`refused skill ${entry.uri} at ${server.protocolVersion}, as a host must: ${error.message}`);
+      return;
+    }
+    for (const file of skill.entry.resources) if (file.uri !== skill.uri) await skill.readFile(file.uri);
+    throw new Error(`skill ${entry.uri} was loaded although its SKILL.md fails the ${reason} check`);
+  };
+}
+
 const SCENARIOS = {
   initialize: listToolsIfOffered,
   tools_call: addNumbers,
@@ -136,6 +171,10 @@ const SCENARIOS = {
   "http-standard-headers": everyMethod,
   "http-custom-headers": contextToolCalls,
   "http-invalid-tool-headers": everyListedTool,
+  "sep-2640-client-no-prefetch": listSkills,
+  "sep-2640-client-verify-digest": refusesTamperedSkill("digest"),
+  "sep-2640-client-verify-size": refusesTamperedSkill("size"),
+  "sep-2640-client-verify-frontmatter": refusesTamperedSkill("frontmatter"),
 };
 
 // ---- helpers ------------------------------------------------------------------------------------

@@ -4,7 +4,9 @@
 #
 # Usage: scripts/conformance.sh [-s SPEC_VERSION]... [SCENARIO]...
 #   -s       a spec version to run (repeatable); default: 2025-03-26, 2025-06-18, 2025-11-25,
-#            2026-07-28, and `extension` (the authorization extensions, which have no version)
+#            2026-07-28, `extension` (the extension scenarios: authorization and skills, which
+#            have no version; the suite runs them at 2025-11-25), and `extension@2026-07-28`
+#            (the skills scenarios again, forced to the modern era, which their server speaks)
 #   SCENARIO run only these; default: every client scenario the suite lists for the version,
 #            except extension scenarios
 # Environment:
@@ -27,12 +29,12 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 while getopts "s:h" opt; do
   case $opt in
     s) SPEC_VERSIONS+=("$OPTARG") ;;
-    *) sed -n '2,17p' "$0"; exit 2 ;;
+    *) sed -n '2,20p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
 ONLY=("$@")
-[ ${#SPEC_VERSIONS[@]} -gt 0 ] || SPEC_VERSIONS=(2025-03-26 2025-06-18 2025-11-25 2026-07-28 extension)
+[ ${#SPEC_VERSIONS[@]} -gt 0 ] || SPEC_VERSIONS=(2025-03-26 2025-06-18 2025-11-25 2026-07-28 extension extension@2026-07-28)
 
 cd "$ROOT"
 if [ ! -f dist/index.js ]; then
@@ -66,11 +68,18 @@ suite() { "$CLI_NODE" "$CLI" "$@"; }
 
 # `conformance list --client [--spec-version V]` prints "  - NAME [TAGS]", TAGS being the
 # versions the scenario applies to, or "extension". The pseudo-version `extension` stands for
-# the extension scenarios of authorization (they have no version of their own); the others
-# (sep-2640 skills) belong to a later piece of work.
+# the extension scenarios (they have no version of their own): authorization (`auth/*`) and
+# skills (`sep-2640-client-*`). The suite runs them at 2025-11-25; `extension@2026-07-28` runs
+# the skills ones at 2026-07-28 as well (with --force: the suite puts extensions on no version),
+# since their server answers `server/discover` as it answers `initialize`.
+SKILLS_SCENARIOS='s/^  - \(sep-2640-client-[^ ]*\) \[extension\]$/\1/p'
 scenarios_at() {
   if [ "$1" = extension ]; then
-    suite list --client | sed -n 's/^  - \(auth\/[^ ]*\) \[extension\]$/\1/p'
+    suite list --client | sed -n -e 's/^  - \(auth\/[^ ]*\) \[extension\]$/\1/p' -e "$SKILLS_SCENARIOS"
+    return
+  fi
+  if [ "$1" = extension@2026-07-28 ]; then
+    suite list --client | sed -n "$SKILLS_SCENARIOS"
     return
   fi
   suite list --client --spec-version "$1" | sed -n 's/^  - \([^ ]*\) \[\(.*\)\]$/\1 \2/p' |
@@ -118,6 +127,7 @@ for spec in "${SPEC_VERSIONS[@]}"; do
     rc=0
     version_args=(--spec-version "$spec")
     [ "$spec" = extension ] && version_args=()
+    [ "$spec" = extension@2026-07-28 ] && version_args=(--spec-version 2026-07-28 --force)
     suite client --command "npm run --silent conformance:client --" --scenario "$name" \
       "${version_args[@]}" --timeout "$TIMEOUT" -o "$dir" > "$dir/run.log" 2>&1 || rc=$?
     secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
@@ -147,14 +157,14 @@ for spec in "${SPEC_VERSIONS[@]}"; do
         PROBLEMS+=("    client stderr: $(tail -n 3 "$(dirname "$checks")/stderr.txt" | tr '\n' ' ')")
       fi
     fi
-    row=$(printf "%-38s %-11s %4s %4s %4s %4s %6s  %s" "$name" "$spec" $counts "$secs" "$verdict")
+    row=$(printf "%-38s %-20s %4s %4s %4s %4s %6s  %s" "$name" "$spec" $counts "$secs" "$verdict")
     ROWS+=("$row")
     echo "$row" >&2
   done
 done
 
 echo
-printf "%-38s %-11s %4s %4s %4s %4s %6s  %s\n" scenario version succ fail warn skip secs verdict
+printf "%-38s %-20s %4s %4s %4s %4s %6s  %s\n" scenario version succ fail warn skip secs verdict
 printf "%s\n" "${ROWS[@]}"
 echo "total: ${#ROWS[@]} runs in $((SECONDS - started)) s; results in $OUT"
 if [ $failed -ne 0 ]; then

@@ -55,3 +55,6 @@ import type { LoggingLevel } from "./protocol/types/index.js";
 export { LOGGING_LEVELS } from "./protocol/types/index.js";
 /** The RFC 5424 level of a log entry (the spec's `LoggingLevel`). */
 export type LogLevel = LoggingLevel;
+export { skillsOf, SKILLS_EXTENSION, type ServerSkills } from "./ext/skills.js";
+export { SkillError, type SkillFailure } from "./ext/skills-error.js";
+export type { LoadedSkill, RefusedSkill, SkillEntry, SkillFile, SkillFrontmatter, SkillListing, SkillResourceEntry, SkillsOptions } from "./ext/skills-types.js";

@@ -13,12 +13,16 @@ import {
   checkCallTool,
   checkComplete,
   checkGetPrompt,
+  checkGetSkill,
   checkListPrompts,
   checkListResourceTemplates,
   checkListResources,
+  checkListSkills,
   checkListTools,
   checkReadResource,
   emptyResult,
+  type GetSkillResult,
+  type ListSkillsResult,
   type ResultCheck,
 } from "./results.js";
 import type {
@@ -42,6 +46,10 @@ import type {
   SubscribeParams,
 } from "./types/index.js";
 import { LEGACY_VERSIONS, MODERN_VERSIONS, SUPPORTED_VERSIONS, eraOf, since, type ProtocolVersion } from "./versions.js";
+import { isObject } from "../util/json.js";
+
+/** The skills extension (SEP-2640): its methods are gated on the server declaring it. */
+export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
 
 /** What a caller may say about one request. */
 export interface CallOptions extends RequestOptions {
@@ -99,6 +107,8 @@ export const METHODS = {
   "prompts/get": row<GetPromptParams, GetPromptResult>({ versions: ALL, capability: ["prompts"], call: true, check: checkGetPrompt }),
   "completion/complete": row<CompleteParams, CompleteResult>({ versions: ALL, capability: completions, check: checkComplete }),
   "logging/setLevel": row<SetLevelParams, EmptyResult>({ versions: LEGACY, capability: ["logging"], check: emptyResult("logging/setLevel") }),
+  "skills/list": row<PaginatedParams | undefined, ListSkillsResult>({ versions: ALL, capability: skillsDeclared, check: checkListSkills }),
+  "skills/get": row<{ uri: string }, GetSkillResult>({ versions: ALL, capability: skillsDeclared, check: checkGetSkill }),
 } as const satisfies Record<string, MethodSpec<unknown, unknown>>;
 
 export type Method = keyof typeof METHODS;
@@ -138,6 +148,16 @@ function undeclared([area, flag]: CapabilityPath, capabilities: ServerCapabiliti
   if (declared === undefined || declared === null) return `the server did not declare the "${area}" capability`;
   if (flag !== undefined && (declared as Record<string, unknown>)[flag] !== true) return `the server did not declare "${area}.${flag}"`;
   return undefined;
+}
+
+/**
+ * The skills methods need the server to have declared the extension; an extension lives in
+ * `capabilities.extensions` whatever the version, as servers of every era put it there.
+ */
+function skillsDeclared(capabilities: ServerCapabilities): string | undefined {
+  const extensions: unknown = capabilities.extensions;
+  if (isObject(extensions) && Object.hasOwn(extensions, SKILLS_EXTENSION) && isObject(extensions[SKILLS_EXTENSION])) return undefined;
+  return `the server did not declare the "${SKILLS_EXTENSION}" extension`;
 }
 
 /**

@@ -15,6 +15,7 @@ import { isObject } from "../util/json.js";
 import { excerpt, quote } from "../util/text.js";
 import { blockProblem, laterFields, takenAsIs, without } from "./version-shapes.js";
 import type {
+  CacheableResult,
   CallToolResult,
   CompleteResult,
   EmptyResult,
@@ -23,6 +24,7 @@ import type {
   ListResourceTemplatesResult,
   ListResourcesResult,
   ListToolsResult,
+  PaginatedResult,
   ReadResourceResult,
   Result,
 } from "./types/index.js";
@@ -159,6 +161,35 @@ export function checkComplete(raw: unknown): CompleteResult {
     throw protocolError('the result of completion/complete "completion" "values" must hold strings', raw);
   }
   return result as CompleteResult;
+}
+
+/**
+ * A page of `skills/list` (the skills extension, SEP-2640). Its entries stay unchecked here: the
+ * extension's rules on them (URIs, names, digests, limits) are `ext/skills-entry.ts`, which
+ * refuses an entry alone rather than the page.
+ */
+export interface ListSkillsResult extends PaginatedResult, CacheableResult {
+  skills: unknown[];
+}
+
+/** `skills/get`: one entry, checked like a listed one. */
+export interface GetSkillResult extends CacheableResult {
+  skill: unknown;
+}
+
+export function checkListSkills(raw: unknown): ListSkillsResult {
+  const result = checkResult(raw, "skills/list");
+  expectArray(result.skills, field("the result of skills/list", "skills"), raw);
+  if (result.nextCursor !== undefined && typeof result.nextCursor !== "string") {
+    throw protocolError(`${field("the result of skills/list", "nextCursor")} must be a string`, raw);
+  }
+  return result as ListSkillsResult;
+}
+
+export function checkGetSkill(raw: unknown): GetSkillResult {
+  const result = checkResult(raw, "skills/get");
+  expectObject(result.skill, field("the result of skills/get", "skill"), raw);
+  return result as GetSkillResult;
 }
 
 export const MAX_PAGES = 10_000;
