@@ -53,7 +53,7 @@ export interface OpenAIToolList<T> extends ToolList<T> {
    * properties it would have left out are taken out again. Throws a SyntaxError (not JSON) or
    * a TypeError (not an object), which the host sends back to the model as the call's output.
    */
-  parseArguments(qualifiedName: string, argumentsJson: string): Record<string, unknown>;
+  parseArguments(this: void, qualifiedName: string, argumentsJson: string): Record<string, unknown>;
 }
 
 /** The catalog as Chat Completions tools. */

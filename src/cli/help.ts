@@ -14,7 +14,7 @@ Usage:
 
 A server is a name from a config, a URL (Streamable HTTP or HTTP+SSE; OAuth when it asks), or,
 with \`--\`, the stdio command that follows (then the one-shot commands take no <server>):
-  conduit call echo text=hi -- node examples/demo-server.mjs
+  conduit call pack items=3 -- node examples/demo-server.mjs
 
 Options:
   --config FILE             the mcpServers config to read (default: the project's .mcp.json,
@@ -33,7 +33,8 @@ Options:
   --header "Name: value"    an HTTP header for URL servers (repeatable)
   --transport sse|streamable-http   pin the HTTP transport of URL servers
   --name NAME               the name of the \`--\` server (default: from its command)
-  --log-level LEVEL         ask servers for logs at LEVEL and above (debug … emergency)
+  --log-level LEVEL         ask servers for logs at LEVEL and above, shown on stderr
+                            (debug … emergency; default info)
   -h, --help                this text
   --version                 conduit's version
 

@@ -109,8 +109,11 @@ async function run(parsed: Parsed, out: Output): Promise<ExitCode> {
     onListChanged: (serverId) => repl?.listChanged(serverId),
   });
   try {
-    if (parsed.logLevel !== undefined) {
-      for (const server of session.ready) await server.setLogLevel(parsed.logLevel).catch((error: unknown) => out.warn(`${server.id}: ${(error as Error).message}`));
+    // Logs are shown (on stderr); a 2026-07-28 server sends them only when asked for a level.
+    const level = parsed.logLevel ?? "info";
+    for (const server of session.ready) {
+      if (server.serverCapabilities.logging === undefined) continue;
+      await server.setLogLevel(level).catch((error: unknown) => out.warn(`${server.id}: ${(error as Error).message}`));
     }
     if (oneShot) {
       const failed = session.failed[0];

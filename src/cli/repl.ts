@@ -4,7 +4,7 @@
  * offer, while the terminal Handler puts every server request in front of them. Ctrl-C stops
  * the command under way; Ctrl-D or `quit` leaves.
  */
-import { createInterface, type Completer } from "node:readline";
+import { createInterface, type AsyncCompleter, type CompleterResult } from "node:readline";
 import type { CallToolResult, ServerHandle, Tool } from "../index.js";
 import { CliError, EXIT, exitCodeOf, type ExitCode } from "./exit-codes.js";
 import { fieldsOf } from "./fields.js";
@@ -47,6 +47,8 @@ export class Repl {
   private current: ServerHandle;
   private history: string[] = [];
   private readonly names = new Map<string, Names>();
+  /** The listing under way for each server's names: completion waits for it. */
+  private readonly learning = new Map<string, Promise<void>>();
   private readonly tasks = new Set<string>();
   private running: AbortController | undefined;
 
@@ -61,11 +63,11 @@ export class Repl {
   /** A server said a list changed: its names are learnt again. */
   listChanged(serverId: string): void {
     const server = this.session.client.server(serverId);
-    if (server !== undefined) void this.learn(server);
+    if (server !== undefined) this.learn(server);
   }
 
   async run(): Promise<ExitCode> {
-    for (const server of this.session.ready) void this.learn(server);
+    for (const server of this.session.ready) this.learn(server);
     this.greet();
     const onSigint = (): void => {
       if (this.running !== undefined) this.running.abort(new CliError("stopped with Ctrl-C", EXIT.interrupted));
@@ -90,6 +92,9 @@ export class Repl {
       }
     } finally {
       process.off("SIGINT", onSigint);
+      // The prompts leave stdin open; the session's end must not wait for a key.
+      process.stdin.pause();
+      process.stdin.unref();
     }
     return EXIT.ok;
   }
@@ -131,7 +136,13 @@ export class Repl {
     });
   }
 
-  private readonly completer: Completer = (line) => {
+  /** Completion, once the names of the server in use are known (their listing may still run). */
+  private readonly completer: AsyncCompleter = (line, callback) => {
+    const learning = this.learning.get(this.current.id) ?? Promise.resolve();
+    void learning.then(() => callback(null, this.complete(line)));
+  };
+
+  private complete(line: string): CompleterResult {
     const words = line.split(/\s+/);
     const last = words[words.length - 1] ?? "";
     let candidates: string[];
@@ -168,7 +179,7 @@ export class Repl {
     }
     const hits = candidates.filter((candidate) => candidate.startsWith(last));
     return [hits, last];
-  };
+  }
 
   /** `server:tool` names of the other servers. */
   private qualified(kind: keyof Names): string[] {
@@ -177,7 +188,11 @@ export class Repl {
     return names;
   }
 
-  private async learn(server: ServerHandle): Promise<void> {
+  private learn(server: ServerHandle): void {
+    this.learning.set(server.id, this.list(server));
+  }
+
+  private async list(server: ServerHandle): Promise<void> {
     const caps = server.serverCapabilities;
     const names: Names = { tools: [], resources: [], prompts: [] };
     try {

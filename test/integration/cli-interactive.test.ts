@@ -1,0 +1,126 @@
+// `conduit`'s interactive mode in a real pseudo-terminal (tmux), against the demo server: a
+// form with a secret field (which never appears on the screen), a URL declined, a sampling
+// reply typed in, a progress bar that ends, completion, a task that asks a question, and
+// leaving. Runs the built command (dist/cli/bin.js): `npm test` builds first.
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { openTerminal, type Terminal } from "../helpers/terminal.js";
+
+const BIN = fileURLToPath(new URL("../../dist/cli/bin.js", import.meta.url));
+const DEMO = fileURLToPath(new URL("../../examples/demo-server.mjs", import.meta.url));
+
+beforeAll(() => {
+  if (!existsSync(BIN)) throw new Error("dist/cli/bin.js is missing: run `npm run build` (npm test does)");
+});
+
+async function conduitOnDemo(era: "legacy" | "modern" = "modern"): Promise<Terminal> {
+  const terminal = await openTerminal([process.execPath, BIN, "--", process.execPath, DEMO, "--era", era], { DEMO_STEP_MS: "20" });
+  await terminal.waitFor("demo-server> ");
+  return terminal;
+}
+
+/** The prompt is back: the command before it has ended. */
+const promptAgain = (screen: string) => screen.trimEnd().endsWith("demo-server>");
+
+describe("conduit interactive", () => {
+  for (const era of ["modern", "legacy"] as const) {
+    it(`asks a form field by field, asks again after an invalid answer, and never shows the secret (${era})`, async () => {
+      const t = await conduitOnDemo(era);
+      await t.type("call book destination=Lisbon");
+      await t.press("Enter");
+      await t.waitFor("Fill in the form");
+      await t.press("Enter");
+      await t.waitFor("Traveller name");
+      await t.type("Ada");
+      await t.press("Enter");
+      await t.waitFor("Cabin");
+      await t.press("Down", "Down", "Enter");
+      await t.waitFor("Seats");
+      await t.press("C-u");
+      await t.type("9");
+      await t.press("Enter");
+      await t.waitFor("at most 6");
+      await t.press("C-u");
+      await t.type("2");
+      await t.press("Enter");
+      await t.waitFor("Newsletter");
+      await t.press("Enter");
+      await t.waitFor("(hidden)");
+      await t.type("hunter2-SECRET");
+      // Typed, not yet sent: the screen shows nothing of it.
+      expect(await t.screen()).not.toContain("hunter2");
+      await t.press("Enter");
+      const done = await t.waitFor("Booked 2 seats in business to Lisbon for Ada");
+      expect(done).toContain("Password received (14 characters, not shown)");
+      expect(done).not.toContain("hunter2");
+      await t.type("quit");
+      await t.press("Enter");
+      expect(await t.exited()).toBe(0);
+      expect(await t.screen()).not.toContain("hunter2");
+    });
+  }
+
+  it("shows a URL with its host and a warning, and declines it without opening anything", async () => {
+    const t = await conduitOnDemo();
+    await t.type("call pay amount=12");
+    await t.press("Enter");
+    const asked = await t.waitFor("I will open it (accept)");
+    expect(asked).toContain("https://example.com/pay?trip=lisbon&amount=12");
+    expect(asked).toContain("host: example.com");
+    expect(asked).toContain("warning: this is not the server's own origin");
+    expect(asked).toContain("conduit never opens it");
+    await t.press("Down", "Enter");
+    const answered = await t.waitFor(/declin/i);
+    expect(answered).toMatch(/Your answer Decline/);
+  });
+
+  it("shows a sampling request in full and sends the reply typed in", async () => {
+    const t = await conduitOnDemo();
+    await t.type("call suggest city=Porto");
+    await t.press("Enter");
+    const asked = await t.waitFor("Type the reply");
+    expect(asked).toMatch(/system: /);
+    expect(asked).toMatch(/user: .*Porto/);
+    expect(asked).toContain("max tokens: 200");
+    await t.press("Enter");
+    await t.waitFor("Reply");
+    await t.type("Walk along the Douro at dusk");
+    await t.press("Enter");
+    // The reply as the tool returned it, after the line where it was typed.
+    const done = await t.waitFor(/Reply Walk along the Douro at dusk\n[\s\S]*Walk along the Douro at dusk[\s\S]*demo-server>\s*$/);
+    expect(done).not.toMatch(/declined/);
+  });
+
+  it("draws a progress bar that ends full", async () => {
+    const t = await conduitOnDemo();
+    await t.type("call pack items=5 delayMs=100");
+    await t.press("Enter");
+    const done = await t.waitFor(/Packed 5 items/);
+    expect(done).toMatch(/pack \[█{24}\] 5\/5/);
+    expect(promptAgain(await t.waitFor(/demo-server>\s*$/))).toBe(true);
+  });
+
+  it("completes commands and tool names, follows a task that asks a question, and leaves on Ctrl-D", async () => {
+    const t = await conduitOnDemo();
+    await t.type("cal");
+    await t.press("Tab");
+    await t.type(" pl");
+    await t.press("Tab");
+    await t.waitFor("demo-server> call plan");
+    await t.press("Enter");
+    // No arguments typed: the tool's are asked one by one (this one is optional).
+    await t.waitFor("arguments of plan:");
+    await t.waitFor("destination (optional)");
+    await t.press("Enter");
+    await t.waitFor("Fill in the form");
+    await t.press("Enter");
+    await t.waitFor(/season/i);
+    await t.press("Enter");
+    const done = await t.waitFor("Your trip to Lisbon in spring");
+    expect(done).toMatch(/task \S+: working/);
+    await t.waitFor(/demo-server>\s*$/);
+    await t.press("C-d");
+    expect(await t.exited()).toBe(0);
+  });
+});
