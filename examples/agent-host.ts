@@ -3,7 +3,6 @@
 // OpenAI key to run: `OPENAI_API_KEY=… node --experimental-strip-types examples/agent-host.ts`
 // on Node 22.6+, with ./mcp.json beside it).
 import OpenAI from "openai";
-import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { Client } from "conduit-mcp";
 import { toOpenAIChatTools, toOpenAIChatToolMessage } from "conduit-mcp/adapters";
 
@@ -11,7 +10,7 @@ const client = new Client({ name: "my-agent", version: "1.0.0" });
 await client.connectAll("./mcp.json", { restart: true });        // crashed servers come back
 const { tools, skipped, parseArguments } = toOpenAIChatTools(await client.tools(), { strict: true });
 for (const { qualifiedName, reason } of skipped) console.warn(`left out ${qualifiedName}: ${reason}`);
-const messages: ChatCompletionMessageParam[] = [{ role: "user", content: "What is on my calendar today?" }];
+const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: "user", content: "What is on my calendar today?" }];
 for (let turn = 0; turn < 8; turn++) {
   const { message } = (await new OpenAI().chat.completions.create({ model: "gpt-5", messages, tools })).choices[0]!;
   messages.push(message);

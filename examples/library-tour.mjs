@@ -1,5 +1,6 @@
-// `npm start`: connect to the bundled notes server over stdio, show what it offers, call a tool;
-// then run the bundled research server's tool as a task, which asks a question while it runs.
+// The library on its own (`node examples/library-tour.mjs`, after `npm run build`): connect to the
+// bundled notes server over stdio, show what it offers, call a tool; then run the bundled
+// research server's tool as a task, which asks a question while it runs.
 import { fileURLToPath } from "node:url";
 import { Client, ClientError, isTask } from "conduit-mcp";
 
