@@ -124,3 +124,43 @@ describe("conduit interactive", () => {
     expect(await t.exited()).toBe(0);
   });
 });
+
+describe("conduit against a server behind OAuth", () => {
+  it("shows the authorization URL, takes the redirect on its loopback port, keeps the tokens for the next run", async () => {
+    const { mkdtempSync, rmSync, statSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { execFile } = await import("node:child_process");
+    const { startOAuthServers, approve } = await import("../helpers/oauth-server.js");
+    const servers = await startOAuthServers();
+    const home = mkdtempSync(join(tmpdir(), "conduit-oauth-"));
+    try {
+      const t = await openTerminal([process.execPath, BIN, servers.resourceUrl], { HOME: home, XDG_CONFIG_HOME: join(home, ".config") });
+      const shown = await t.waitFor(/Open this URL in a browser:\n\s+(\S+)/);
+      const url = new URL(/Open this URL in a browser:\n\s+(\S+)/.exec(shown)![1]!);
+      expect(url.searchParams.get("code_challenge_method")).toBe("S256");
+      // The person's browser: the authorization server approves, and its redirect reaches conduit.
+      const back = await approve(url);
+      expect(new URL(back).hostname).toBe("127.0.0.1");
+      await (await fetch(back)).text();
+      await t.waitFor("127_0_0_1> ");
+      await t.type("quit");
+      await t.press("Enter");
+      expect(await t.exited()).toBe(0);
+      const store = join(home, ".config", "conduit", "auth.json");
+      expect(statSync(store).mode & 0o077).toBe(0);
+      // The next run, without a terminal, needs no person: the kept tokens do.
+      const code = await new Promise<number | null>((resolve) => {
+        const child = execFile(process.execPath, [BIN, "list", servers.resourceUrl], { env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, ".config"), NO_COLOR: "1" } }, (error) => resolve(error === null ? 0 : typeof error.code === "number" ? error.code : null));
+        child.stdin?.end();
+      });
+      expect(code).toBe(0);
+      expect(servers.authorizations).toHaveLength(1);
+      const screen = await t.screen();
+      for (const secret of servers.secrets) expect(screen).not.toContain(secret);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+      await servers.close();
+    }
+  });
+});
