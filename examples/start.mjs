@@ -21,6 +21,8 @@ function conduit(args, stdio) {
 }
 
 if (process.stdin.isTTY && process.stdout.isTTY && process.env.CONDUIT_TOUR === undefined) {
+  // Ctrl-C is conduit's (it stops the command under way): this process must not die of it.
+  process.on("SIGINT", () => {});
   process.exitCode = await conduit(demo, "inherit");
 } else {
   process.exitCode = await tour();
@@ -31,7 +33,7 @@ async function tour() {
   const dir = mkdtempSync(join(tmpdir(), "conduit-tour-"));
   const answers = join(dir, "answers.json");
   writeFileSync(answers, JSON.stringify({ forms: [{ action: "accept", content: { name: "Ada", cabin: "business", seats: 2, newsletter: false, password: "not-shown-anywhere" } }, { action: "accept", content: { season: "autumn" } }], urls: ["decline"] }, null, 2));
-  const reply = `${process.execPath} -e "process.stdin.resume(); process.stdin.on('end', () => console.log('Take the 28 tram up to the castle, then walk down through Alfama.'))"`;
+  const reply = `${JSON.stringify(process.execPath)} -e "process.stdin.resume(); process.stdin.on('end', () => console.log('Take the 28 tram up to the castle, then walk down through Alfama.'))"`;
   const steps = [
     ["what the demo offers", ["list", ...demo]],
     ["a form with a secret field, answered from --answers (the secret is never shown)", ["call", "book", "destination=Lisbon", "--answers", answers, ...demo]],

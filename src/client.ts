@@ -19,7 +19,7 @@ import type { Transport } from "./transport/transport.js";
 import { callHost } from "./util/logger.js";
 import { ServerBinding, type ClientSide } from "./server-binding.js";
 import type { Implementation } from "./protocol/types/index.js";
-import { CONNECT_DEFAULTS, checkConnectOptions, resolveClientOptions, type ClientOptions, type ConnectOptions, type ResolvedClientOptions, createTransport, targetKey, type ServerTarget } from "./options.js";
+import { CONNECT_DEFAULTS, checkConnectOptions, resolveClientOptions, type ClientOptions, type ConnectOptions, type ResolvedClientOptions, createTransport, targetKey, type ServerTarget, type SharedAcrossConnections } from "./options.js";
 import { ServerHandle } from "./server.js";
 import { loadServerConfig, type ConfiguredServer } from "./host/config.js";
 import { connectAll, type ConnectAllOptions, type ConnectAllResult } from "./host/connect-all.js";
@@ -124,7 +124,7 @@ export class Client {
   private get catalog(): Catalog {
     this.catalogMade ??= new Catalog({
       servers: () => this.catalogServers(),
-      onNotification: (listener) => this.onNotification(listener),
+      server: (serverId) => this.server(serverId),
       onServerState: (listener) => this.onServerState(listener),
       logger: this.options.logger,
     });
@@ -160,7 +160,8 @@ export class Client {
     if (options.lazy !== undefined && typeof options.lazy !== "boolean") throw new InvalidArgumentError("connect option `lazy` must be a boolean");
     // The first transport is made now, so that a bad target fails this call, lazy or not; each
     // restart makes its own.
-    let fresh: Transport | undefined = createTransport(target, options, this.options.logger, this.agents, this.options.name);
+    const shared: SharedAcrossConnections = {};
+    let fresh: Transport | undefined = createTransport(target, options, this.options.logger, this.agents, this.options.name, shared);
     const key = targetKey(target);
     const binding = new ServerBinding(this.side, serverId, originOption(options) ?? fresh.origin);
     const settings: ConnectionSettings = {
@@ -178,7 +179,7 @@ export class Client {
     };
     const maker: ConnectionMaker = {
       create: (signal) => {
-        const transport = fresh ?? createTransport(target, options, this.options.logger, this.agents, this.options.name);
+        const transport = fresh ?? createTransport(target, options, this.options.logger, this.agents, this.options.name, shared);
         fresh = undefined;
         return new Connection(transport, { ...settings, remembered: this.eras.get(key), signal }, binding);
       },
@@ -286,6 +287,7 @@ export class Client {
   // ---- wiring ----------------------------------------------------------------------------------
 
   private deliver(method: string, params: Record<string, unknown>, ctx: NotificationContext): void {
+    this.catalogMade?.heard(ctx.serverId, method);
     const handler = this.options.handler;
     this.queue.push(async () => {
       if (handler?.handleNotification !== undefined) await this.guard(() => handler.handleNotification!(method, params, ctx));

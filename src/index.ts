@@ -16,7 +16,7 @@ export { isTask } from "./protocol/tasks.js";
 export type { ClientOptions, ConnectOptions } from "./options.js";
 export type { ServerTarget, RemoteTarget } from "./options.js";
 export { fileStore, memoryStore, type AuthGrant, type AuthOptions, type AuthStore, type AuthorizeCallback } from "./auth/options.js";
-export { loadServerConfig, type ConfiguredServer, type LoadOptions } from "./host/config.js";
+export { loadServerConfig, jsonProblemAt, type ConfiguredServer, type LoadOptions } from "./host/config.js";
 export type { ConnectAllOptions, ConnectAllResult } from "./host/connect-all.js";
 export type { CatalogOptions, CatalogPrompt, CatalogResource, CatalogTool } from "./host/catalog.js";
 export { loopbackRedirect, type LoopbackRedirect, type LoopbackOptions } from "./auth/loopback.js";
@@ -29,6 +29,7 @@ export type { Progress } from "./rpc/pending-call.js";
 export { ClientError, RpcError, ErrorCode, InvalidArgumentError, type ClientErrorKind, type ClientErrorOptions, type RequiredUrl } from "./util/errors.js";
 export type { Logger } from "./util/logger.js";
 export { sanitize, type SanitizeOptions } from "./util/sanitize.js";
+export { redactUrl, redactCommandLine } from "./util/text.js";
 export type { RateLimit } from "./util/token-bucket.js";
 export type {
   Handler,

@@ -173,7 +173,12 @@ export type ServerTarget = StdioTarget | RemoteTarget;
 
 const REMOTE_TARGET_KEYS: ReadonlySet<string> = new Set([...HTTP_TARGET_KEYS, "auth"]);
 
-export function createTransport(target: ServerTarget, options: ConnectOptions, logger: Logger, agents: HttpAgents, clientName: string): Transport {
+/** What the transports of one server's connections share (a restart makes a new transport). */
+export interface SharedAcrossConnections {
+  authorizer?: OAuthAuthorizer | undefined;
+}
+
+export function createTransport(target: ServerTarget, options: ConnectOptions, logger: Logger, agents: HttpAgents, clientName: string, shared: SharedAcrossConnections = {}): Transport {
   if (typeof target !== "object" || target === null) throw new InvalidArgumentError("a server target must be an object");
   const maxMessageBytes = options.maxMessageBytes ?? CONNECT_DEFAULTS.maxMessageBytes;
   if ("command" in target) {
@@ -189,7 +194,8 @@ export function createTransport(target: ServerTarget, options: ConnectOptions, l
   if ("url" in target) {
     knownKeys("an HTTP target", target, REMOTE_TARGET_KEYS);
     const { auth, ...http } = target;
-    const authorizer = auth === undefined ? undefined : authorizerFor(http, checkAuthOptions(auth), clientName, logger);
+    // One authorizer for every connection of the server: a restart keeps its tokens.
+    const authorizer = auth === undefined ? undefined : (shared.authorizer ??= authorizerFor(http, checkAuthOptions(auth), clientName, logger));
     const endWhenUnreachable = options.restart !== undefined && options.restart !== false;
     return new HttpTransport(http, { logger, maxMessageBytes, agents, authorizer, endWhenUnreachable });
   }

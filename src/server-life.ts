@@ -97,10 +97,16 @@ export class ServerLife {
   /** The connection to use now. A lazy server that never connected has none: a usage error. */
   get connection(): Connection {
     const connection = this.current ?? this.opening;
+    if (connection === undefined && this.ended_()) throw this.endedError();
     if (connection === undefined) {
       throw new ClientError("usage", `server "${this.serverId}" is not connected yet: it connects on its first use (or await its ready())`, { serverId: this.serverId });
     }
     return connection;
+  }
+
+  /** A connection is there to send on now (no wait, no end): the fast path of a call. */
+  get live(): boolean {
+    return !this.waits && this.current !== undefined;
   }
 
   /** Whether a request must wait here for a connection rather than go to the current one. */
@@ -117,14 +123,22 @@ export class ServerLife {
 
   private async open(signal: AbortSignal | undefined): Promise<Connection> {
     const lazy = this.stateNow === "idle";
-    this.set({ state: "connecting" });
-    const connection = this.maker.create(signal);
-    this.opening = connection;
+    let connection: Connection | undefined;
     try {
+      // Made before anyone hears "connecting": a close from that listener must find it to end it.
+      // The connect's own signal; a close ends the opening through `opening`, as "closed".
+      connection = this.maker.create(signal);
+      this.opening = connection;
+      this.set({ state: "connecting" });
       await connection.open();
+      // A close may have come while it opened: it has ended `opening`, which is not adopted.
+      if (this.stop.signal.aborted) throw this.endedError();
     } catch (error) {
-      this.opening = undefined;
-      this.maker.failed(connection);
+      if (connection !== undefined) {
+        this.opening = undefined;
+        this.maker.failed(connection);
+        if (connection.state === "ready") void connection.close();
+      }
       const reason = asClientError(error, this.serverId);
       if (this.stateNow === "connecting") {
         if (lazy) {
@@ -147,8 +161,11 @@ export class ServerLife {
    */
   async ready(timeout: number, signal: AbortSignal | undefined): Promise<Connection> {
     if (this.stateNow === "ready") return this.current!;
+    if (this.ended_()) throw this.endedError();
+    // A caller that already gave up neither waits nor starts a lazy connect.
+    if (signal?.aborted === true) throw new ClientError("cancelled", `waiting for server "${this.serverId}" was cancelled`, { serverId: this.serverId, cause: signal.reason });
     if (this.stateNow === "idle") void this.start(undefined).catch(() => {});
-    if (this.stateNow === "closing" || this.stateNow === "closed" || this.stateNow === "failed") throw this.endedError();
+    if (this.ended_()) throw this.endedError();
     const bound = new SpanBound([signal], timeout, () => new ClientError("timeout", `server "${this.serverId}" was not ready within ${timeout} ms`, { serverId: this.serverId }));
     try {
       return await new Promise<Connection>((resolve, reject) => {
@@ -210,14 +227,17 @@ export class ServerLife {
       } catch {
         return; // the host ended the server meanwhile
       }
-      this.set({ state: "connecting", reason, attempt: this.attempts });
-      const connection = this.maker.create(this.stop.signal);
-      this.opening = connection;
+      let connection: Connection | undefined;
       try {
+        connection = this.maker.create(this.stop.signal);
+        this.opening = connection;
+        this.set({ state: "connecting", reason, attempt: this.attempts });
         await connection.open();
       } catch (error) {
-        if (this.opening === connection) this.opening = undefined;
-        this.maker.failed(connection);
+        if (connection !== undefined) {
+          if (this.opening === connection) this.opening = undefined;
+          this.maker.failed(connection);
+        }
         if (this.stop.signal.aborted) return;
         reason = asClientError(error, this.serverId);
         continue;
@@ -267,6 +287,12 @@ export class ServerLife {
     this.release();
     this.settleWaiters(this.endedError());
     this.markEnded(error);
+  }
+
+  /** Closing, closed or failed: the server's life is over, or ending. */
+  private ended_(): boolean {
+    const state = this.stateNow;
+    return state === "closing" || state === "closed" || state === "failed";
   }
 
   private endedError(): ClientError {

@@ -147,10 +147,15 @@ export class OAuthAuthorizer implements Authorizer {
   }
 
   /** Aborts when the connection ends. */
-  private readonly life = new AbortController();
+  private life = new AbortController();
 
+  /**
+   * The connection ended: flows under way end with it. A restarted server's next connection
+   * keeps this authorizer (its tokens, its store, its DPoP key); its flows get a new life.
+   */
   close(): void {
     this.life.abort(new ClientError("closed", "the connection ended while it was being authorized"));
+    this.life = new AbortController();
   }
 
   /** The authorization server the host named, or any when it named none. */

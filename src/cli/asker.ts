@@ -4,7 +4,7 @@
  * request fails clearly and the command ends with "input needed".
  */
 import { readFile } from "node:fs/promises";
-import type { CreateMessageParams, ElicitResult } from "../index.js";
+import { jsonProblemAt, type CreateMessageParams, type ElicitResult } from "../index.js";
 import type { AskedField } from "./fields.js";
 import { CliError, EXIT } from "./exit-codes.js";
 
@@ -61,11 +61,18 @@ export const nobody: Asker = {
  * treated as if nobody were there.
  */
 export async function answersFrom(path: string): Promise<Asker> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new CliError(`--answers ${path}: ${(error as NodeJS.ErrnoException).code ?? "cannot be read"}`, EXIT.usage);
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(path, "utf8"));
+    parsed = JSON.parse(text);
   } catch (error) {
-    throw new CliError(`--answers ${path}: ${(error as Error).message}`, EXIT.usage);
+    // Never the parser's message: it quotes the file, answers (secrets) included.
+    throw new CliError(`--answers ${path} is not JSON (${jsonProblemAt(error)})`, EXIT.usage);
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new CliError(`--answers ${path}: must be a JSON object with "forms", "urls" and "samplings" lists`, EXIT.usage);
   const file = parsed as Record<string, unknown>;

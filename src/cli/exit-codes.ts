@@ -23,12 +23,12 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 export const EXIT_TABLE: ReadonlyArray<readonly [ExitCode, string, string]> = [
   [EXIT.ok, "ok", "done"],
   [EXIT.toolError, "tool error", "the tool ran and reported an error (isError), or its task failed"],
-  [EXIT.usage, "usage", "bad arguments, an unknown server, tool, resource or prompt"],
+  [EXIT.usage, "usage", "bad arguments, an unknown server or tool"],
   [EXIT.unreachable, "unreachable", "the server could not be started or reached, or it went away"],
   [EXIT.auth, "auth", "the server needs an authorization that could not be had"],
   [EXIT.protocol, "protocol", "the server sent something that breaks the protocol"],
   [EXIT.timeout, "timeout", "the server did not answer in time"],
-  [EXIT.refused, "refused", "the server refused the request (a JSON-RPC error) or does not offer it"],
+  [EXIT.refused, "refused", "the server refused the request (a JSON-RPC error: an unknown resource or prompt, say) or does not offer it"],
   [EXIT.inputNeeded, "input needed", "the server asked for input and nobody could answer (no terminal and no --answers)"],
   [EXIT.interrupted, "interrupted", "stopped with Ctrl-C"],
 ];

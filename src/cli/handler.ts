@@ -89,9 +89,7 @@ export function terminalHandler(options: TerminalHandlerOptions): TerminalHandle
     },
 
     handleLog(level, params, ctx) {
-      const data = typeof params.data === "string" ? params.data : JSON.stringify(params.data);
-      const from = params.logger === undefined ? ctx.serverId : `${ctx.serverId}/${shownLine(params.logger, 60)}`;
-      out.note(LEVEL_COLOURS[level](out.err)(`[${from}] ${level}: ${data}`));
+      out.log(ctx.serverId, level, typeof params.logger === "string" ? params.logger : undefined, params.data, LEVEL_COLOURS[level](out.err));
     },
 
     handleNotification(method, params, ctx) {

@@ -17,17 +17,18 @@ with \`--\`, the stdio command that follows (then the one-shot commands take no 
   conduit call pack items=3 -- node examples/demo-server.mjs
 
 Options:
-  --config FILE             the mcpServers config to read (default: the project's .mcp.json,
-                            .vscode/mcp.json, .cursor/mcp.json, then Claude Desktop's, Cursor's,
-                            Windsurf's and Claude Code's)
+  --config FILE             the mcpServers config to read (default: Claude Desktop's, Cursor's,
+                            Windsurf's and Claude Code's, then the project's .mcp.json,
+                            .vscode/mcp.json and .cursor/mcp.json; the first to name a server
+                            wins; a project's servers are connected only when named)
   --root DIR                a root to share with servers (repeatable; default: the working directory)
   --sampling-command CMD    answer sampling requests with CMD: the request as JSON on its stdin,
                             the reply (text, or a CreateMessageResult as JSON) on its stdout
   --answers FILE            answers for input requests when there is no terminal:
                             {"forms": [{"action": "accept", "content": {…}}], "urls": ["decline"],
                              "samplings": ["reply", null]}
-  --format text|json        json: the result as one JSON document on stdout, errors as a JSON
-                            object on stderr
+  --format text|json        json: the result as one JSON document on stdout; stderr holds JSON
+                            lines (logs as {"log": …}, notes, and an error as {"error": …} last)
   --timeout MS              each request's timeout (default 60000)
   --connect-timeout MS      connecting's timeout (default 30000)
   --header "Name: value"    an HTTP header for URL servers (repeatable)

@@ -13,7 +13,7 @@ import { Repl } from "./repl.js";
 import { openSession } from "./session.js";
 import { loadConfigured, resolveTarget, stdioTarget, type NamedTarget } from "./targets.js";
 import { TtyAsker } from "./tty-asker.js";
-import { ClientError } from "../index.js";
+import { ClientError, redactCommandLine } from "../index.js";
 
 const VERSION = "0.1.0";
 
@@ -49,7 +49,7 @@ function fail(out: Output, error: unknown): ExitCode {
       if (error.serverId !== undefined) detail.serverId = error.serverId;
       if (error.code !== undefined) detail.code = error.code;
     }
-    process.stderr.write(`${JSON.stringify({ error: detail })}\n`);
+    out.jsonLine({ error: detail });
   } else {
     out.error(`conduit: ${shownLine(message, 2_000)}`);
   }
@@ -59,15 +59,17 @@ function fail(out: Output, error: unknown): ExitCode {
 async function listServers(parsed: Parsed, out: Output): Promise<ExitCode> {
   const configured = await loadConfigured(parsed.config, process.cwd(), process.env);
   const servers = [...configured.servers.values()];
+  // What a config fills in from the environment may be a token: shown redacted, never as is.
+  const secrets = Object.entries(process.env)
+    .filter(([name, value]) => value !== undefined && /token|key|secret|pass|auth|cred/i.test(name))
+    .map(([, value]) => value!);
+  const shownTarget = (target: NamedTarget["target"]): string => ("command" in target ? redactCommandLine(target.command, target.args ?? [], secrets) : redactCommandLine(String(target.url), [], secrets));
   if (out.json) {
-    out.document(servers.map(({ id, target, source }) => ({ name: id, source, ...("command" in target ? { type: "stdio", command: target.command, args: target.args ?? [] } : { type: target.transport ?? "http", url: target.url }) })));
+    out.document(servers.map(({ id, target, source }) => ({ name: id, source, type: "command" in target ? "stdio" : (target.transport ?? "http"), target: shownTarget(target) })));
   } else {
     if (configured.read.length === 0) out.line(out.out.dim("no config found (conduit --help lists where conduit looks)"));
     for (const place of configured.read) out.line(out.out.dim(`${place.host}: ${place.path}`));
-    for (const { id, target, source } of servers) {
-      const what = "command" in target ? `${target.command} ${(target.args ?? []).join(" ")}` : String(target.url);
-      out.line(`  ${out.out.bold(id.padEnd(20))} ${shownLine(what, 120)}  ${out.out.dim(source)}`);
-    }
+    for (const { id, target, source } of servers) out.line(`  ${out.out.bold(shownLine(id, 40).padEnd(20))} ${shownLine(shownTarget(target), 160)}  ${out.out.dim(source)}`);
   }
   for (const problem of configured.problems) out.warn(`${problem.path}: ${shownLine(problem.message, 300)}`);
   return EXIT.ok;
@@ -91,8 +93,9 @@ async function run(parsed: Parsed, out: Output): Promise<ExitCode> {
     }
   } else {
     for (const spec of words) targets.push(resolveTarget(spec, configured, flags));
-    if (targets.length === 0) targets.push(...configured.servers.values());
-    if (targets.length === 0) throw new CliError("no server to connect to: give a name, a URL or -- <command>, or keep servers in a config (conduit --help)", EXIT.usage);
+    // Named nothing: the user's own configured servers; a project's only when named.
+    if (targets.length === 0) targets.push(...[...configured.servers.values()].filter((named) => named.project !== true));
+    if (targets.length === 0) throw new CliError("no server to connect to: give a name (conduit servers lists them), a URL or -- <command> (conduit --help)", EXIT.usage);
   }
   const asker: Asker = parsed.answers !== undefined ? await answersFrom(parsed.answers) : person ? new TtyAsker(out) : nobody;
   let repl: Repl | undefined;

@@ -28,9 +28,9 @@ export class Output {
     private readonly streams: OutputStreams,
     readonly json: boolean,
   ) {
-    this.out = picocolors.createColors(colours(streams.stdout, streams.env));
-    this.err = picocolors.createColors(colours(streams.stderr, streams.env));
-    this.live = streams.stderr.isTTY === true && streams.env.TERM !== "dumb";
+    this.out = picocolors.createColors(!json && colours(streams.stdout, streams.env));
+    this.err = picocolors.createColors(!json && colours(streams.stderr, streams.env));
+    this.live = !json && streams.stderr.isTTY === true && streams.env.TERM !== "dumb";
   }
 
   /** A line of the result (text mode). */
@@ -44,18 +44,33 @@ export class Output {
     this.streams.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   }
 
-  /** A line for the person, on stderr. */
+  /** A line for the person, on stderr; with `--format json`, a JSON line `{"note": …}`. */
   note(text: string): void {
+    if (this.json) return this.jsonLine({ note: text });
     this.clearDrawing();
     this.streams.stderr.write(`${text}\n`);
   }
 
   warn(text: string): void {
+    if (this.json) return this.jsonLine({ warning: text });
     this.note(this.err.yellow(text));
   }
 
   error(text: string): void {
+    if (this.json) return this.jsonLine({ error: { message: text } });
     this.note(this.err.red(text));
+  }
+
+  /** A server's log entry (already cleaned by the library): a coloured line, or `{"log": …}`. */
+  log(serverId: string, level: string, logger: string | undefined, data: unknown, colour: (text: string) => string): void {
+    if (this.json) return this.jsonLine({ log: { serverId, level, ...(logger === undefined ? {} : { logger }), data } });
+    const text = typeof data === "string" ? data : JSON.stringify(data);
+    this.note(colour(`[${logger === undefined ? serverId : `${serverId}/${shownLine(logger, 60)}`}] ${level}: ${text}`));
+  }
+
+  /** With `--format json` stderr holds JSON lines only: notes, logs, and the error last. */
+  jsonLine(value: unknown): void {
+    this.streams.stderr.write(`${JSON.stringify(value)}\n`);
   }
 
   /** Redraws the current stderr line (progress); only on a terminal. */

@@ -76,9 +76,9 @@ export function printTool(out: Output, tool: Tool): void {
   const properties = Object.entries(schema.properties ?? {});
   if (properties.length === 0) out.line(c.dim("  no arguments"));
   for (const [name, property] of properties) {
-    const type = Array.isArray(property.enum) ? property.enum.map((value) => JSON.stringify(value)).join(" | ") : shownLine(property.type ?? "any", 60);
+    const type = Array.isArray(property.enum) ? property.enum.slice(0, 50).map((value) => shownLine(JSON.stringify(value), 60)).join(" | ") : shownLine(typeof property.type === "string" ? property.type : JSON.stringify(property.type ?? "any"), 60);
     const description = typeof property.description === "string" ? `  ${c.dim(shownLine(property.description, 200))}` : "";
     out.line(`  ${shownLine(name, 64)}${required.has(name) ? "" : "?"}: ${type}${property.default === undefined ? "" : ` = ${shownLine(JSON.stringify(property.default), 60)}`}${description}`);
   }
-  if (tool.execution?.taskSupport !== undefined && tool.execution.taskSupport !== "forbidden") out.line(c.dim(`  runs as a task: ${tool.execution.taskSupport}`));
+  if (tool.execution?.taskSupport !== undefined && tool.execution.taskSupport !== "forbidden") out.line(c.dim(`  runs as a task: ${shownLine(tool.execution.taskSupport, 40)}`));
 }

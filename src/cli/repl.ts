@@ -4,7 +4,7 @@
  * offer, while the terminal Handler puts every server request in front of them. Ctrl-C stops
  * the command under way; Ctrl-D or `quit` leaves.
  */
-import { createInterface, type AsyncCompleter, type CompleterResult } from "node:readline";
+import { createInterface, type AsyncCompleter, type CompleterResult, type Interface } from "node:readline";
 import type { CallToolResult, ServerHandle, Tool } from "../index.js";
 import { CliError, EXIT, exitCodeOf, type ExitCode } from "./exit-codes.js";
 import { fieldsOf } from "./fields.js";
@@ -14,6 +14,7 @@ import { shown, shownLine } from "./output.js";
 import { printList, printPrompt, printResource, printTool, printToolResult } from "./render.js";
 import type { Session } from "./session.js";
 import type { Asker } from "./asker.js";
+import { TtyAsker } from "./tty-asker.js";
 import { toolArguments } from "./tool-args.js";
 import { splitWords } from "./words.js";
 
@@ -37,6 +38,9 @@ const COMMANDS: Record<string, string> = {
   quit: "leave (also Ctrl-D)",
 };
 
+/** The prompt gave way to a server's question: read again once it is answered. */
+const SUSPENDED = Symbol("suspended");
+
 interface Names {
   tools: string[];
   resources: string[];
@@ -51,6 +55,10 @@ export class Repl {
   private readonly learning = new Map<string, Promise<void>>();
   private readonly tasks = new Set<string>();
   private running: AbortController | undefined;
+  /** The prompt being read, if one is. */
+  private prompt: Interface | undefined;
+  /** The prompt was closed for a server's question, not by the person. */
+  private suspending = false;
 
   constructor(
     private readonly session: Session,
@@ -58,6 +66,14 @@ export class Repl {
     private readonly asker: Asker,
   ) {
     this.current = session.ready[0]!;
+    // A server may ask while the prompt waits for a command: the question takes the terminal.
+    if (asker instanceof TtyAsker) {
+      asker.onTakeTerminal = () => {
+        if (this.prompt === undefined) return;
+        this.suspending = true;
+        this.prompt.close();
+      };
+    }
   }
 
   /** A server said a list changed: its names are learnt again. */
@@ -76,6 +92,10 @@ export class Repl {
     try {
       for (;;) {
         const line = await this.readLine();
+        if (line === SUSPENDED) {
+          if (this.asker instanceof TtyAsker) await this.asker.idle();
+          continue;
+        }
         if (line === undefined) break;
         const trimmed = line.trim();
         if (trimmed === "") continue;
@@ -106,7 +126,7 @@ export class Repl {
     this.out.note(c.dim(`type help for the commands, Tab to complete; commands go to ${this.current.id} (use <server> to change)`));
   }
 
-  private readLine(): Promise<string | undefined> {
+  private readLine(): Promise<string | typeof SUSPENDED | undefined> {
     return new Promise((resolve) => {
       const rl = createInterface({
         input: process.stdin,
@@ -117,6 +137,7 @@ export class Repl {
         removeHistoryDuplicates: true,
         terminal: true,
       });
+      this.prompt = rl;
       let answered = false;
       rl.on("SIGINT", () => {
         this.out.note(this.out.err.dim("\n(quit or Ctrl-D to leave)"));
@@ -125,8 +146,13 @@ export class Repl {
         resolve("");
       });
       rl.on("close", () => {
+        this.prompt = undefined;
         this.history = (rl as unknown as { history: string[] }).history ?? this.history;
-        if (!answered) resolve(undefined);
+        if (this.suspending) {
+          this.suspending = false;
+          process.stderr.write("\n");
+          resolve(SUSPENDED);
+        } else if (!answered) resolve(undefined);
       });
       rl.question(`${this.out.err.cyan(this.current.id)}${this.out.err.dim(">")} `, (line) => {
         answered = true;
@@ -177,7 +203,8 @@ export class Repl {
           candidates = [];
       }
     }
-    const hits = candidates.filter((candidate) => candidate.startsWith(last));
+    // Readline prints candidates as they are: a name with control characters is not offered.
+    const hits = candidates.filter((candidate) => candidate.startsWith(last) && shownLine(candidate, 500) === candidate);
     return [hits, last];
   }
 

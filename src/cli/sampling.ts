@@ -33,36 +33,63 @@ const MAX_OUTPUT = 1024 * 1024;
 /**
  * Runs `command` (through the shell) with the request as JSON on stdin; its stdout is the
  * answer: a `CreateMessageResult` as JSON, or plain text taken as the reply. A non-zero exit
- * declines. Ended when the request is withdrawn.
+ * declines. It runs in a process group of its own, which is killed whole when the request is
+ * withdrawn or the output grows too large; the answer is taken when the shell exits, so that a
+ * background child holding stdout cannot keep the request waiting.
  */
 export function runSamplingCommand(command: string, params: CreateMessageParams, serverId: string, signal: AbortSignal): Promise<CreateMessageResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, { shell: true, stdio: ["pipe", "pipe", "pipe"], signal });
+    const child = spawn(command, { shell: true, stdio: ["pipe", "pipe", "pipe"], detached: true });
     let stdout = "";
     let stderr = "";
-    let over = false;
+    let settled = false;
+    const killGroup = (): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    };
+    const settle = (outcome: () => void): void => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener("abort", onAbort);
+      killGroup();
+      child.stdout.destroy();
+      child.stderr.destroy();
+      outcome();
+    };
+    const onAbort = (): void => settle(() => reject(new RpcError(-1, "the sampling request was withdrawn")));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
     child.stdout.setEncoding("utf8").on("data", (text: string) => {
-      if (stdout.length + text.length > MAX_OUTPUT) {
-        over = true;
-        child.kill();
-      } else stdout += text;
+      if (stdout.length + text.length > MAX_OUTPUT) settle(() => reject(new RpcError(-1, `the sampling command wrote more than ${MAX_OUTPUT} bytes`)));
+      else stdout += text;
     });
     child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr = (stderr + text).slice(-2_000)));
-    child.on("error", (error) => reject(new RpcError(-1, `the sampling command failed: ${error.message}`)));
+    child.on("error", (error) => settle(() => reject(new RpcError(-1, `the sampling command failed: ${error.message}`))));
     child.stdin.on("error", () => {});
     child.stdin.end(JSON.stringify({ serverId, params }));
-    child.on("close", (code) => {
-      if (over) return reject(new RpcError(-1, `the sampling command wrote more than ${MAX_OUTPUT} bytes`));
-      if (code !== 0) return reject(new RpcError(-1, `the sampling command declined (exit ${code}): ${shownLine(stderr.trim(), 300)}`));
-      const text = stdout.trim();
-      if (text.startsWith("{")) {
-        try {
-          return resolve(JSON.parse(text) as CreateMessageResult);
-        } catch {
-          // Not JSON after all: the text is the reply.
-        }
+    child.on("exit", (code) => {
+      // What it wrote before it exited may still be in the pipe: a moment to drain, not more.
+      const answer = (): void =>
+        settle(() => {
+          if (code !== 0) return reject(new RpcError(-1, `the sampling command declined (exit ${code}): ${shownLine(stderr.trim(), 300)}`));
+          const text = stdout.trim();
+          if (text.startsWith("{")) {
+            try {
+              return resolve(JSON.parse(text) as CreateMessageResult);
+            } catch {
+              // Not JSON after all: the text is the reply.
+            }
+          }
+          resolve(typedReply(stdout.replace(/\n$/, "")));
+        });
+      if (child.stdout.readableEnded) answer();
+      else {
+        child.stdout.once("end", answer);
+        setTimeout(answer, 100).unref();
       }
-      resolve(typedReply(stdout.replace(/\n$/, "")));
     });
   });
 }

@@ -57,7 +57,8 @@ export async function openSession(targets: readonly NamedTarget[], options: Sess
   let loopback: LoopbackRedirect | undefined;
   const remote = targets.filter((named) => "url" in named.target && named.target.auth === undefined);
   if (remote.length > 0) loopback = await loopbackRedirect({ port: CALLBACK_PORT }).catch(() => loopbackRedirect());
-  const store = fileStore(join(options.env.XDG_CONFIG_HOME ?? join(options.env.HOME ?? homedir(), ".config"), "conduit", "auth.json"));
+  const set = (value: string | undefined): string | undefined => (value === undefined || value === "" ? undefined : value);
+  const store = fileStore(join(set(options.env.XDG_CONFIG_HOME) ?? join(set(options.env.HOME) ?? homedir(), ".config"), "conduit", "auth.json"));
   const servers = targets.map(({ id, target }) => {
     if (loopback === undefined || !("url" in target) || target.auth !== undefined) return { id, target };
     const open = loopback;

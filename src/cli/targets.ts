@@ -14,31 +14,39 @@ export interface NamedTarget {
   readonly target: ServerTarget;
   /** Where it came from: a config file, "command line". */
   readonly source: string;
+  /** From a project's config: connected only when named. */
+  readonly project?: boolean | undefined;
 }
 
 export interface ConfigPlace {
   readonly host: string;
   readonly path: string;
+  /** A project's file comes with the folder (a clone may bring one): never connected unasked. */
+  readonly scope: "user" | "project";
 }
 
-/** The usual places, nearest first: the project's own, then the user's. */
+/**
+ * The usual places: the user's own first, then the project's, so that a folder (a clone) cannot
+ * put its own command under the name of one of the user's servers.
+ */
 export function configPlaces(cwd: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): ConfigPlace[] {
-  const home = env.HOME ?? env.USERPROFILE ?? homedir();
-  const appData = env.APPDATA ?? join(home, "AppData", "Roaming");
+  const set = (value: string | undefined): string | undefined => (value === undefined || value === "" ? undefined : value);
+  const home = set(env.HOME) ?? set(env.USERPROFILE) ?? homedir();
+  const appData = set(env.APPDATA) ?? join(home, "AppData", "Roaming");
   const claudeDesktop =
     platform === "darwin"
       ? join(home, "Library", "Application Support", "Claude", "claude_desktop_config.json")
       : platform === "win32"
         ? join(appData, "Claude", "claude_desktop_config.json")
-        : join(env.XDG_CONFIG_HOME ?? join(home, ".config"), "Claude", "claude_desktop_config.json");
+        : join(set(env.XDG_CONFIG_HOME) ?? join(home, ".config"), "Claude", "claude_desktop_config.json");
   return [
-    { host: "project (.mcp.json)", path: join(cwd, ".mcp.json") },
-    { host: "VS Code (project)", path: join(cwd, ".vscode", "mcp.json") },
-    { host: "Cursor (project)", path: join(cwd, ".cursor", "mcp.json") },
-    { host: "Claude Desktop", path: claudeDesktop },
-    { host: "Cursor", path: join(home, ".cursor", "mcp.json") },
-    { host: "Windsurf", path: join(home, ".codeium", "windsurf", "mcp_config.json") },
-    { host: "Claude Code", path: join(home, ".claude.json") },
+    { host: "Claude Desktop", path: claudeDesktop, scope: "user" },
+    { host: "Cursor", path: join(home, ".cursor", "mcp.json"), scope: "user" },
+    { host: "Windsurf", path: join(home, ".codeium", "windsurf", "mcp_config.json"), scope: "user" },
+    { host: "Claude Code", path: join(home, ".claude.json"), scope: "user" },
+    { host: "project (.mcp.json)", path: join(cwd, ".mcp.json"), scope: "project" },
+    { host: "VS Code (project)", path: join(cwd, ".vscode", "mcp.json"), scope: "project" },
+    { host: "Cursor (project)", path: join(cwd, ".cursor", "mcp.json"), scope: "project" },
   ];
 }
 
@@ -55,7 +63,7 @@ export async function loadConfigured(explicit: string | undefined, cwd: string, 
   const servers = new Map<string, NamedTarget>();
   const problems: Array<{ path: string; message: string }> = [];
   const read: ConfigPlace[] = [];
-  const places = explicit === undefined ? configPlaces(cwd, env) : [{ host: "--config", path: explicit }];
+  const places: ConfigPlace[] = explicit === undefined ? configPlaces(cwd, env) : [{ host: "--config", path: explicit, scope: "user" }];
   for (const place of places) {
     if (explicit === undefined && !(await exists(place.path))) continue;
     let found;
@@ -68,7 +76,7 @@ export async function loadConfigured(explicit: string | undefined, cwd: string, 
       continue;
     }
     read.push(place);
-    for (const { id, target } of found) if (!servers.has(id)) servers.set(id, { id, target, source: place.path });
+    for (const { id, target } of found) if (!servers.has(id)) servers.set(id, { id, target, source: place.path, project: place.scope === "project" });
   }
   return { servers, problems, read };
 }
@@ -135,7 +143,8 @@ function headersOf(lines: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const line of lines) {
     const at = line.indexOf(":");
-    if (at <= 0) throw new CliError(`--header must be "Name: value", not ${JSON.stringify(line)}`, EXIT.usage);
+    // The value is not repeated: a header is where tokens go.
+    if (at <= 0) throw new CliError('each --header must be "Name: value" (one has no name before a colon)', EXIT.usage);
     headers[line.slice(0, at).trim().toLowerCase()] = line.slice(at + 1).trim();
   }
   return headers;

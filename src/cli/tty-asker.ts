@@ -10,6 +10,7 @@ import type { ElicitResult } from "../index.js";
 import type { Asker, FormQuestion, SamplingQuestion, UrlAnswer, UrlQuestion } from "./asker.js";
 import { formContent, valueOf, type AskedField } from "./fields.js";
 import type { Output } from "./output.js";
+import { shownLine } from "./output.js";
 import { describeSampling } from "./sampling.js";
 
 /** Thrown by a prompt the person ended with Ctrl-C, or whose request was withdrawn. */
@@ -17,14 +18,32 @@ const ENDED = new Set(["ExitPromptError", "AbortPromptError", "CancelPromptError
 
 export class TtyAsker implements Asker {
   private turn: Promise<unknown> = Promise.resolve();
+  /**
+   * Called before a question takes the terminal: whoever else reads keys (the interactive
+   * prompt) lets go first, or both would read what the person types, a secret included.
+   */
+  onTakeTerminal: (() => void) | undefined;
 
   constructor(private readonly out: Output) {}
 
   /** Runs `ask` once the questions before it are answered. */
   private inTurn<T>(ask: () => Promise<T>): Promise<T> {
-    const next = this.turn.then(ask, ask);
+    const run = (): Promise<T> => {
+      this.onTakeTerminal?.();
+      return ask();
+    };
+    const next = this.turn.then(run, run);
     this.turn = next.catch(() => {});
     return next;
+  }
+
+  /** Resolves once no question is waiting or being asked. */
+  async idle(): Promise<void> {
+    let seen: Promise<unknown>;
+    do {
+      seen = this.turn;
+      await seen;
+    } while (seen !== this.turn);
   }
 
   private context(signal: AbortSignal): { output: NodeJS.WritableStream; signal: AbortSignal } {
@@ -97,7 +116,8 @@ export class TtyAsker implements Asker {
           // Read without echo: the secret is never on the screen, not even as asterisks.
           return typed(await password({ message: `${message} ${this.out.err.dim("(hidden)")}`, validate }, context));
         }
-        const fallback = field.default === undefined ? undefined : typeof field.default === "string" ? field.default : JSON.stringify(field.default);
+        // Shown by the prompt: the server's default is cleaned like any of its text.
+        const fallback = field.default === undefined ? undefined : shownLine(typeof field.default === "string" ? field.default : JSON.stringify(field.default), 500);
         return typed(await input({ message, validate, ...(fallback === undefined ? {} : { default: fallback }) }, context));
       }
     }

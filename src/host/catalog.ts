@@ -30,7 +30,8 @@ export interface CatalogOptions {
 export interface CatalogSource {
   /** The servers to list: ready ones, and lazy ones not connected yet. */
   servers(): ServerHandle[];
-  onNotification(listener: (notification: { serverId: string; method: string }) => void): () => void;
+  /** The server a call goes to: also one that is restarting (the call waits for it). */
+  server(serverId: string): ServerHandle | undefined;
   onServerState(listener: (change: ServerStateChange) => void): () => void;
   logger: Logger;
 }
@@ -56,6 +57,8 @@ const CHANGED: Readonly<Record<string, Kind>> = {
   "notifications/prompts/list_changed": "prompts",
 };
 
+/** A server's cache hint is kept at most a day: a list is not trusted for ever on its word. */
+const MAX_TTL_MS = 24 * 60 * 60 * 1000;
 const VALID = /^[a-zA-Z0-9_-]{1,64}$/;
 const SAFE = /^[a-zA-Z0-9_-]*$/;
 const HASH_CHARS = 8;
@@ -68,14 +71,19 @@ export class Catalog {
   private built: { lists: Listing[]; tools: CatalogTool[] } | undefined;
 
   constructor(private readonly source: CatalogSource) {
-    source.onNotification(({ serverId, method }) => {
-      const kind = CHANGED[method];
-      if (kind !== undefined) delete this.cache.get(serverId)?.lists[kind];
-    });
     // A restarted server is another process, or another session: nothing it listed holds.
     source.onServerState(({ serverId, state }) => {
       if (state !== "ready") this.forget(serverId);
     });
+  }
+
+  /**
+   * A notification from a server, told as it arrives (not through the hooks' queue, which may
+   * drop it when full): a list that changed is dropped at once.
+   */
+  heard(serverId: string, method: string): void {
+    const kind = CHANGED[method];
+    if (kind !== undefined) delete this.cache.get(serverId)?.lists[kind];
   }
 
   private forget(serverId: string): void {
@@ -125,7 +133,7 @@ export class Catalog {
       route = this.routes.get(qualifiedName);
     }
     if (route === undefined) throw new ClientError("usage", `no tool of the catalog is named ${JSON.stringify(qualifiedName).slice(0, 100)}`);
-    const server = this.source.servers().find((candidate) => candidate.id === route.serverId);
+    const server = this.source.server(route.serverId);
     if (server === undefined) throw new ClientError("closed", `the server of ${qualifiedName} ("${route.serverId}") is not ready`, { serverId: route.serverId });
     return server.callTool(route.name, args, options);
   }
@@ -155,7 +163,7 @@ export class Catalog {
           const made: Cached = { listing: server.listCacheable(kind), expiresAt: Infinity };
           entry.lists[kind] = cached = made;
           made.listing.then(
-            ({ ttlMs }) => (made.expiresAt = ttlMs === undefined ? Infinity : now() + ttlMs),
+            ({ ttlMs }) => (made.expiresAt = ttlMs === undefined ? Infinity : now() + Math.min(ttlMs, MAX_TTL_MS)),
             () => {},
           );
         }

@@ -41,7 +41,8 @@ export async function loadServerConfig(source: string | object, options: LoadOpt
     try {
       config = JSON.parse(text);
     } catch (error) {
-      throw new ClientError("usage", `the server config ${source} is not JSON: ${(error as Error).message}`, { cause: error });
+      // Not the parser's message: it quotes the text, which may hold a secret.
+      throw new ClientError("usage", `the server config ${source} is not JSON (${jsonProblemAt(error)})`);
     }
   }
   if (!isRecord(config)) throw new ClientError("usage", "a server config must be a JSON object");
@@ -132,6 +133,14 @@ function lowerCased(headers: Record<string, string>): Record<string, string> {
   const lower: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) lower[name.toLowerCase()] = value;
   return lower;
+}
+
+/** Where JSON.parse stopped, without the excerpt of the text its message carries. */
+export function jsonProblemAt(error: unknown): string {
+  const message = error instanceof Error ? error.message : "";
+  const at = /position (\d+)(?: \(line (\d+) column (\d+)\))?/.exec(message);
+  if (at === null) return /end of JSON input/.test(message) ? "it ends too early" : "a syntax error";
+  return at[2] === undefined ? `a syntax error at position ${at[1]}` : `a syntax error at line ${at[2]}, column ${at[3]}`;
 }
 
 function fieldError(id: string, field: string, problem: string): ClientError {

@@ -2,10 +2,15 @@
 // form with a secret field (which never appears on the screen), a URL declined, a sampling
 // reply typed in, a progress bar that ends, completion, a task that asks a question, and
 // leaving. Runs the built command (dist/cli/bin.js): `npm test` builds first.
-import { existsSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openTerminal, type Terminal } from "../helpers/terminal.js";
+import { approve, startOAuthServers } from "../helpers/oauth-server.js";
+import { startRawStdio } from "../helpers/raw-stdio.js";
 
 const BIN = fileURLToPath(new URL("../../dist/cli/bin.js", import.meta.url));
 const DEMO = fileURLToPath(new URL("../../examples/demo-server.mjs", import.meta.url));
@@ -127,11 +132,6 @@ describe("conduit interactive", () => {
 
 describe("conduit against a server behind OAuth", () => {
   it("shows the authorization URL, takes the redirect on its loopback port, keeps the tokens for the next run", async () => {
-    const { mkdtempSync, rmSync, statSync } = await import("node:fs");
-    const { tmpdir } = await import("node:os");
-    const { join } = await import("node:path");
-    const { execFile } = await import("node:child_process");
-    const { startOAuthServers, approve } = await import("../helpers/oauth-server.js");
     const servers = await startOAuthServers();
     const home = mkdtempSync(join(tmpdir(), "conduit-oauth-"));
     try {
@@ -161,6 +161,35 @@ describe("conduit against a server behind OAuth", () => {
     } finally {
       rmSync(home, { recursive: true, force: true });
       await servers.close();
+    }
+  });
+});
+
+describe("conduit when a server asks while the prompt waits", () => {
+  it("gives the terminal to the question: the secret typed goes to the form alone", async () => {
+    const raw = await startRawStdio();
+    raw.autoInitialize({ capabilities: { tools: {} } });
+    raw.handle("tools/list", () => ({ tools: [] }));
+    try {
+      const t = await openTerminal([process.execPath, BIN, "--name", "raw", "--", raw.target.command, ...raw.target.args]);
+      await t.waitFor("raw> ");
+      await raw.send({ jsonrpc: "2.0", id: "ask-1", method: "elicitation/create", params: { message: "Sign in again", requestedSchema: { type: "object", properties: { password: { type: "string", title: "Password" } }, required: ["password"] } } });
+      await t.waitFor("Fill in the form");
+      await t.press("Enter");
+      await t.waitFor("(hidden)");
+      await t.type("hunter2-SECRET");
+      await t.press("Enter");
+      const answer = await raw.next((message) => message.id === "ask-1");
+      expect(answer.result).toEqual({ action: "accept", content: { password: "hunter2-SECRET" } });
+      // The prompt comes back, and read none of it.
+      await t.waitFor(/raw> $/m);
+      await t.type("servers");
+      await t.press("Enter");
+      const screen = await t.waitFor(/raw \(in use\)/);
+      expect(screen).not.toContain("hunter2");
+      expect(screen).not.toContain("unknown command");
+    } finally {
+      await raw.close();
     }
   });
 });

@@ -28,7 +28,7 @@ interface Ran {
 /** Runs conduit with no terminal, in `cwd` (default: an empty folder), HOME in a folder of its own. */
 function conduit(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Ran> {
   return new Promise((resolve) => {
-    const child = execFile(node, [BIN, ...args], { cwd: options.cwd ?? home, env: { ...process.env, HOME: home, NO_COLOR: "1", ...options.env }, timeout: 30_000 }, (error, stdout, stderr) => {
+    const child = execFile(node, [BIN, ...args], { cwd: options.cwd ?? home, env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, ".config"), APPDATA: join(home, "AppData"), NO_COLOR: "1", ...options.env }, timeout: 30_000 }, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr });
     });
     child.stdin?.end();
@@ -81,7 +81,13 @@ describe("conduit one-shot", () => {
     const refused = await conduit(["read", "--format", "json", "mem://nowhere", ...official]);
     expect(refused.code).toBe(7);
     expect(refused.stdout).toBe("");
-    expect(JSON.parse(refused.stderr)).toMatchObject({ error: { kind: "rpc", code: -32602, exitCode: 7, serverId: "official-server" } });
+    // stderr is JSON lines, the error last.
+    const lines = refused.stderr.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.at(-1)).toMatchObject({ error: { kind: "rpc", code: -32602, exitCode: 7, serverId: "official-server" } });
+    const logged = await conduit(["call", "--format", "json", "log", "count=2", "level=warning", ...official]);
+    const logs = logged.stderr.trim().split("\n").map((line) => JSON.parse(line) as { log?: { level: string; data: string } });
+    expect(logs.map((line) => line.log?.level)).toEqual(["warning", "warning"]);
+    expect(JSON.parse(logged.stdout)).toMatchObject({ content: [{ type: "text", text: "logged 2" }] });
     const thrown = await conduit(["call", "throw", ...official]);
     expect(thrown.code).toBe(7);
     expect(thrown.stderr).toMatch(/thrown on purpose/);
@@ -110,6 +116,12 @@ describe("conduit one-shot", () => {
     expect(JSON.parse(url.stdout)).toEqual({ action: "decline" });
     const sampled = await conduit(["call", "sample", "prompt=hi", "--answers", answers, ...official]);
     expect(sampled).toMatchObject({ code: 0, stdout: "a typed reply\n" });
+    // A broken answers file is named, its text (answers may be secrets) never repeated.
+    writeFileSync(answers, '{"forms": [{"action": "accept", "content": {"password": "hunter2-SECRET"}}] oops');
+    const broken = await conduit(["call", "elicit-form", "--answers", answers, ...official]);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/is not JSON \(a syntax error at position \d+/);
+    expect(broken.stderr).not.toContain("hunter2");
     // An answer that breaks the form's schema is refused by the library's checks, not sent.
     writeFileSync(answers, JSON.stringify({ forms: [{ action: "accept", content: { age: -1 } }] }));
     expect((await conduit(["call", "elicit-form", "--answers", answers, ...official])).code).not.toBe(0);
@@ -138,22 +150,27 @@ describe("conduit one-shot", () => {
     expect(ran.stdout).toMatch(/tides/);
   });
 
-  it("finds servers in the usual config places, names them with `servers`, and calls them by name", async () => {
+  it("finds servers in the usual config places (the user's winning a name), names them redacted with `servers`, and calls them by name", async () => {
     const project = mkdtempSync(join(home, "project-"));
-    writeFileSync(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { notes: { command: node, args: [NOTES] } } }));
+    // A folder's config cannot take the name of one of the user's servers.
+    writeFileSync(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { notes: { command: "shadowed-by-the-users" }, local: { command: node, args: [NOTES, "--token", "${PROJECT_TOKEN}"] } } }));
     mkdirSync(join(home, ".cursor"), { recursive: true });
-    writeFileSync(join(home, ".cursor", "mcp.json"), JSON.stringify({ mcpServers: { notes: { command: "shadowed" }, remote: { url: "https://mcp.example.com/mcp" } } }));
-    const listed = await conduit(["servers", "--format", "json"], { cwd: project });
+    writeFileSync(join(home, ".cursor", "mcp.json"), JSON.stringify({ mcpServers: { notes: { command: node, args: [NOTES] }, remote: { url: "https://mcp.example.com/mcp?api_key=${PROJECT_TOKEN}" } } }));
+    const env = { PROJECT_TOKEN: "tok-VERY-SECRET" };
+    const listed = await conduit(["servers", "--format", "json"], { cwd: project, env });
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout)).toEqual([
-      { name: "notes", source: join(project, ".mcp.json"), type: "stdio", command: node, args: [NOTES] },
-      { name: "remote", source: join(home, ".cursor", "mcp.json"), type: "http", url: "https://mcp.example.com/mcp" },
+      { name: "notes", source: join(home, ".cursor", "mcp.json"), type: "stdio", target: `${node} ${NOTES}` },
+      { name: "remote", source: join(home, ".cursor", "mcp.json"), type: "http", target: "https://mcp.example.com/mcp?api_key=***" },
+      { name: "local", source: join(project, ".mcp.json"), type: "stdio", target: `${node} ${NOTES} --token ***` },
     ]);
-    const called = await conduit(["call", "notes", "word_count"], { cwd: project });
+    const asText = await conduit(["servers"], { cwd: project, env });
+    expect(asText.stdout + asText.stderr).not.toContain("VERY-SECRET");
+    const called = await conduit(["call", "notes", "word_count"], { cwd: project, env });
     expect(called.code).toBe(0);
-    const unknown = await conduit(["call", "nope", "word_count"], { cwd: project });
+    const unknown = await conduit(["call", "nope", "word_count"], { cwd: project, env });
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/no server named "nope"; configured: notes, remote/);
+    expect(unknown.stderr).toMatch(/no server named "nope"; configured: notes, remote, local/);
     const config = join(home, "given.json");
     writeFileSync(config, JSON.stringify({ servers: { vs: { type: "stdio", command: node, args: [NOTES] } } }));
     expect((await conduit(["call", "--config", config, "vs", "word_count"])).code).toBe(0);

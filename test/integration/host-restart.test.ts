@@ -4,6 +4,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { backoffDelay, restartPolicy } from "../../src/host/restart.js";
 import { Client, ClientError, type ServerStateChange } from "../../src/index.js";
@@ -247,5 +248,53 @@ describe("lazy servers", () => {
     await server.close();
     expect(server.state).toBe("closed");
     expect(client.server("m")).toBeUndefined();
+  });
+});
+
+describe("what a review found", () => {
+  it("a lazy server's first call of a tool that runs as a task follows the task (modern)", async () => {
+    const research = fileURLToPath(new URL("../../examples/servers/research-server.mjs", import.meta.url));
+    const client = track(new Client({ name: "host", version: "1", logger: capturingLogger(), handler: { handleElicitation: () => ({ action: "accept", content: { angle: "history" } }) } }));
+    const server = await client.connect("r", { command: process.execPath, args: [research] }, { lazy: true });
+    const result = await server.callTool("research", { topic: "tides" });
+    expect(result.content).toEqual([expect.objectContaining({ type: "text", text: expect.stringContaining("tides") })]);
+    expect(server.era).toBe("modern");
+  });
+
+  it("a close heard on 'connecting' ends a lazy connect: the server is closed, never ready", async () => {
+    const client = track(new Client({ name: "host", version: "1", logger: capturingLogger() }));
+    const states = watchStates(client);
+    const { target } = mortal("legacy");
+    const server = await client.connect("m", target, { lazy: true });
+    let closing: Promise<void> | undefined;
+    client.onServerState(({ state }) => {
+      if (state === "connecting") closing ??= server.close();
+    });
+    await expect(server.listTools()).rejects.toMatchObject({ serverId: "m" });
+    await closing;
+    expect(server.state).toBe("closed");
+    expect(states.changes.map((change) => change.state)).not.toContain("ready");
+    await expect(server.callTool("pid")).rejects.toMatchObject({ kind: "closed" });
+  });
+
+  it("a request with an aborted signal neither waits for a lazy server nor connects it", async () => {
+    const client = track(new Client({ name: "host", version: "1", logger: capturingLogger() }));
+    const { target, starts } = mortal("legacy");
+    const server = await client.connect("m", target, { lazy: true });
+    await expect(server.callTool("pid", {}, { signal: AbortSignal.abort() })).rejects.toMatchObject({ kind: "cancelled", serverId: "m" });
+    expect(server.state).toBe("idle");
+    expect(starts()).toBe(0);
+  });
+
+  it("the catalog's callTool waits for a server that restarts", async () => {
+    const client = track(new Client({ name: "host", version: "1", logger: capturingLogger() }));
+    const states = watchStates(client);
+    const server = await client.connect("m", mortal("legacy").target, { restart: { backoff: { initial: 200, max: 200 } } });
+    await client.tools();
+    const restarting = states.next("restarting");
+    process.kill(Number(textOf(await client.callTool("m_pid"))), "SIGKILL");
+    await restarting;
+    expect(server.state).toBe("restarting");
+    expect(textOf(await client.callTool("m_echo", { text: "after the restart" }))).toBe("after the restart");
   });
 });
