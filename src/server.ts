@@ -151,8 +151,13 @@ export class ServerHandle implements CheckContext {
     const started = now();
     const timeout = Math.min(options?.timeout ?? this.life.requestTimeout, options?.maxTotalTimeout ?? Infinity);
     const connection = await this.life.ready(timeout, options?.signal);
-    const left = Math.max(1, timeout - (now() - started));
-    return { connection, options: { ...options, timeout: left } as O };
+    const waited = now() - started;
+    // A total bound stays total; a per-request timeout is what is left of it, unless progress
+    // resets it (then each window is the whole timeout again).
+    const call: CallOptions = { ...options };
+    if (call.maxTotalTimeout !== undefined) call.maxTotalTimeout = Math.max(1, call.maxTotalTimeout - waited);
+    if (call.resetTimeoutOnProgress !== true) call.timeout = Math.max(1, timeout - waited);
+    return { connection, options: call as O };
   }
 
   get era(): Era {
@@ -235,7 +240,7 @@ export class ServerHandle implements CheckContext {
   // ---- lists ---------------------------------------------------------------------------------
 
   listTools(options?: ListOptions): Promise<Tool[]> {
-    return this.everyPage(options, (cursor, call) => this.listToolsPage(cursor, call), (page) => page.tools);
+    return this.everyPage("tools/list", options, (cursor, call) => this.listToolsPage(cursor, call), (page) => page.tools);
   }
 
   /**
@@ -253,7 +258,7 @@ export class ServerHandle implements CheckContext {
       prompts: (cursor: string | undefined, call: ListOptions | undefined) => this.listPromptsPage(cursor, call),
     } as const;
     const fetchPage = pages[kind] as (cursor: string | undefined, call: ListOptions | undefined) => Promise<ListToolsResult & ListResourcesResult & ListPromptsResult>;
-    const items = await this.everyPage(options, fetchPage, (page) => {
+    const items = await this.everyPage(`${kind}/list`, options, fetchPage, (page) => {
       if (this.connection.era === "modern") {
         const hint = typeof page.ttlMs === "number" && page.ttlMs > 0 ? page.ttlMs : 0;
         ttlMs = ttlMs === undefined ? hint : Math.min(ttlMs, hint);
@@ -271,7 +276,7 @@ export class ServerHandle implements CheckContext {
   }
 
   listResources(options?: ListOptions): Promise<Resource[]> {
-    return this.everyPage(options, (cursor, call) => this.listResourcesPage(cursor, call), (page) => page.resources);
+    return this.everyPage("resources/list", options, (cursor, call) => this.listResourcesPage(cursor, call), (page) => page.resources);
   }
 
   listResourcesPage(cursor?: string, options?: ListOptions): Promise<ListResourcesResult> {
@@ -279,7 +284,7 @@ export class ServerHandle implements CheckContext {
   }
 
   listResourceTemplates(options?: ListOptions): Promise<ResourceTemplate[]> {
-    return this.everyPage(options, (cursor, call) => this.listResourceTemplatesPage(cursor, call), (page) => page.resourceTemplates);
+    return this.everyPage("resources/templates/list", options, (cursor, call) => this.listResourceTemplatesPage(cursor, call), (page) => page.resourceTemplates);
   }
 
   listResourceTemplatesPage(cursor?: string, options?: ListOptions): Promise<ListResourceTemplatesResult> {
@@ -287,7 +292,7 @@ export class ServerHandle implements CheckContext {
   }
 
   listPrompts(options?: ListOptions): Promise<Prompt[]> {
-    return this.everyPage(options, (cursor, call) => this.listPromptsPage(cursor, call), (page) => page.prompts);
+    return this.everyPage("prompts/list", options, (cursor, call) => this.listPromptsPage(cursor, call), (page) => page.prompts);
   }
 
   listPromptsPage(cursor?: string, options?: ListOptions): Promise<ListPromptsResult> {
@@ -311,7 +316,7 @@ export class ServerHandle implements CheckContext {
     requireRecord("tool arguments", args);
     const params = args === undefined ? { name } : { name, arguments: args };
     // Most calls make no task: they take the path of every request.
-    if ((options === undefined || (options.task === undefined && options.onTask === undefined)) && (this.life.waits || !this.connection.mayMakeTasks)) {
+    if ((options === undefined || (options.task === undefined && options.onTask === undefined)) && this.life.live && !this.connection.mayMakeTasks) {
       return this.request("tools/call", params, options === undefined || !Object.hasOwn(options, "task") ? options : withoutTask(options));
     }
     return this.taskCall(params, options);
@@ -393,7 +398,7 @@ export class ServerHandle implements CheckContext {
     try {
       const tasks = await this.availableTasks();
       if (tasks.list === undefined) throw new ClientError("unsupported", `tasks/list does not exist in protocol version ${this.version}`, { serverId: this.id });
-      return await allPages(true, async (cursor) => {
+      return await allPages("tasks/list", true, async (cursor) => {
         const page = await tasks.list!(cursor);
         return { items: page.tasks, nextCursor: page.nextCursor };
       });
@@ -541,13 +546,14 @@ export class ServerHandle implements CheckContext {
   // ---- plumbing ------------------------------------------------------------------------------
 
   private async everyPage<P extends { nextCursor?: string }, T>(
+    method: string,
     options: ListOptions | undefined,
     fetchPage: (cursor: string | undefined, options: ListOptions | undefined) => Promise<P>,
     items: (page: P) => T[],
   ): Promise<T[]> {
     try {
       const { connection, options: call } = await this.connected(options);
-      return await allPages(connection.emptyCursorEnds, async (cursor) => {
+      return await allPages(method, connection.emptyCursorEnds, async (cursor) => {
         // A cursor is the old connection's: a listing does not go on across a restart.
         if (this.life.waits || this.connection !== connection) throw new ClientError("transport", "the server was restarted during the listing", { serverId: this.id });
         const page = await fetchPage(cursor, call);

@@ -11,8 +11,6 @@ export class InputBudget {
   /** Made with the first input: most connections never see one. */
   private bucket: TokenBucket | undefined;
   private running = 0;
-  /** A refusal of the cap since a request last got a slot. */
-  private refusing = false;
   /** Server requests refused because `maxServerRequests` already ran. */
   busyRefusals = 0;
   /** Callbacks that kept running after their timeout or their withdrawal. */
@@ -41,15 +39,19 @@ export class InputBudget {
       return false;
     }
     this.running += 1;
-    this.refusing = false;
     return true;
   }
 
-  /** After a refusal by `enter`: whether it is the first of a burst (the one worth a log line). */
-  firstOfBurst(): boolean {
-    if (this.refusing) return false;
-    this.refusing = true;
-    return true;
+  /**
+   * After a refusal by `enter`: whether it is worth a log line. The 1st, 10th, 100th, … are:
+   * a flood of a million requests is a few lines, not one per burst (a burst ends each time a
+   * slot frees, which under a flood is every few requests).
+   */
+  worthLogging(): boolean {
+    let count = this.busyRefusals;
+    if (count < 1) return false;
+    while (count % 10 === 0) count /= 10;
+    return count === 1;
   }
 
   leave(): void {

@@ -3,7 +3,7 @@
  *
  * Legacy server requests: each runs apart from the connection's reading, through the input
  * pipeline, and is answered once. Order of refusals: an unknown method or an undeclared
- * capability (-32601), then the busy cap (-32000, counted, the first of a burst logged), then
+ * capability (-32601), then the busy cap (-32000, counted, the 1st, 10th, 100th, … logged), then
  * the budget and the checks of its kind (in the pipeline). A slot of the cap is held until the
  * callback settles, even when the answer (a timeout) went out before. A request tied to a call in
  * flight pauses that call's deadline while it runs (the user is busy answering it), never past
@@ -46,7 +46,9 @@ export function dispatchServerRequest(
   }
   const budget = source.budget;
   if (!budget.enter()) {
-    if (budget.firstOfBurst()) pipeline.logger.warn(`server "${source.serverId}" sent more than ${budget.active} requests at once; refused as busy (counted in stats().busyRefusals)`);
+    if (budget.worthLogging()) {
+      pipeline.logger.warn(`server "${source.serverId}" sent more than ${budget.active} requests at once; refused as busy (${budget.busyRefusals} so far, counted in stats().busyRefusals)`);
+    }
     request.fail(BUSY, "Client busy: too many requests in progress");
     return;
   }

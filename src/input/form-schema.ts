@@ -7,6 +7,10 @@
  * - 2025-11-25 and 2026-07-28 add defaults everywhere, single-select `oneOf` enums and
  *   multi-select arrays of enum strings.
  * Keywords the client does not act on (`pattern`, say) are ignored, as the spec's schema does.
+ *
+ * A form is for a person to fill in, so its size is bounded (`FORM_BOUNDS`): a schema past a
+ * bound is refused with -32602 before the Handler sees it, and the checks take time linear in
+ * the schema's size, so that refusing a schema of 100 000 properties stalls nobody.
  */
 import { ErrorCode } from "../util/errors.js";
 import { since, type ProtocolVersion } from "../protocol/versions.js";
@@ -16,6 +20,18 @@ import { pass, refuse, type Verdict } from "../util/assert.js";
 import { excerpt, quote } from "../util/text.js";
 
 const INVALID_PARAMS = ErrorCode.InvalidParams;
+
+/**
+ * Far beyond a real form (the spec's examples have a handful of fields, and a person fills in
+ * each), far below what would stall the client or flood the person: at most 100 fields (so at
+ * most 100 `required` names), field names of at most 256 characters, at most 1 000 choices per
+ * field. Nested schemas are refused whatever their size: a form is flat.
+ */
+export const FORM_BOUNDS = Object.freeze({
+  fields: 100,
+  nameCharacters: 256,
+  options: 1_000,
+});
 const FORMATS = new Set(["email", "uri", "date", "date-time"]);
 
 export type FieldKind =
@@ -39,10 +55,16 @@ export interface Form {
 export function checkFormSchema(schema: unknown, version: ProtocolVersion): Verdict<Form> {
   if (!isObject(schema) || schema.type !== "object") return refuse(INVALID_PARAMS, 'requestedSchema must be an object schema with type "object"');
   if (!isObject(schema.properties)) return refuse(INVALID_PARAMS, "requestedSchema.properties must be an object");
+  const names = Object.keys(schema.properties);
+  if (names.length > FORM_BOUNDS.fields) return refuse(INVALID_PARAMS, `requestedSchema has ${names.length} properties; a form has at most ${FORM_BOUNDS.fields}`);
   const required = schema.required ?? [];
+  if (!Array.isArray(required)) return refuse(INVALID_PARAMS, "requestedSchema.required must be an array of names");
+  if (required.length > FORM_BOUNDS.fields) return refuse(INVALID_PARAMS, `requestedSchema.required has ${required.length} names; a form has at most ${FORM_BOUNDS.fields} fields`);
   if (!isStringArray(required)) return refuse(INVALID_PARAMS, "requestedSchema.required must be an array of names");
   const fields: Field[] = [];
-  for (const [name, property] of Object.entries(schema.properties)) {
+  for (const name of names) {
+    if (name.length > FORM_BOUNDS.nameCharacters) return refuse(INVALID_PARAMS, `requestedSchema property "${excerpt(name, 100)}": a field name has at most ${FORM_BOUNDS.nameCharacters} characters`);
+    const property = schema.properties[name];
     if (!isObject(property)) return refuse(INVALID_PARAMS, `requestedSchema property "${excerpt(name, 100)}": not a schema object`);
     const kind = fieldKind(property, version);
     if (typeof kind === "string") return refuse(INVALID_PARAMS, `requestedSchema property "${excerpt(name, 100)}": ${kind}`);
@@ -53,7 +75,8 @@ export function checkFormSchema(schema: unknown, version: ProtocolVersion): Verd
     }
     fields.push(field);
   }
-  const missing = required.find((name) => !fields.some((field) => field.name === name));
+  const known = new Set(names);
+  const missing = required.find((name) => !known.has(name));
   if (missing !== undefined) return refuse(INVALID_PARAMS, `requestedSchema.required names "${excerpt(missing, 100)}", which is not a property`);
   return pass({ fields, required });
 }
@@ -94,11 +117,14 @@ function stringKind(schema: Record<string, unknown>, modern: boolean): FieldKind
   if (schema.format !== undefined && !FORMATS.has(schema.format as string)) return `format ${quote(schema.format)} is not one of email, uri, date, date-time`;
   let options: string[] | undefined;
   if (schema.enum !== undefined) {
-    if (!isStringArray(schema.enum) || schema.enum.length === 0) return "enum must be a non-empty array of strings";
+    if (!Array.isArray(schema.enum) || schema.enum.length === 0) return "enum must be a non-empty array of strings";
+    if (schema.enum.length > FORM_BOUNDS.options) return tooManyOptions(schema.enum.length);
+    if (!isStringArray(schema.enum)) return "enum must be a non-empty array of strings";
     if (schema.enumNames !== undefined && !isStringArray(schema.enumNames)) return "enumNames must be an array of strings";
     options = schema.enum;
   } else if (schema.oneOf !== undefined) {
     if (!modern) return "oneOf enums are not allowed in 2025-06-18 forms";
+    if (Array.isArray(schema.oneOf) && schema.oneOf.length > FORM_BOUNDS.options) return tooManyOptions(schema.oneOf.length);
     options = titledConsts(schema.oneOf);
     if (options === undefined) return "oneOf must list { const, title } string pairs";
   } else if ("anyOf" in schema) {
@@ -114,15 +140,25 @@ function stringKind(schema: Record<string, unknown>, modern: boolean): FieldKind
 function multiKind(schema: Record<string, unknown>): FieldKind | string {
   const items = schema.items;
   if (!isObject(items)) return "a multi-select needs an items schema";
+  for (const listed of [items.enum, items.anyOf]) {
+    if (Array.isArray(listed) && listed.length > FORM_BOUNDS.options) return tooManyOptions(listed.length);
+  }
   let options: string[] | undefined;
   if (items.type === "string" && isStringArray(items.enum) && items.enum.length > 0) options = items.enum;
   else if (items.anyOf !== undefined) options = titledConsts(items.anyOf);
   if (options === undefined) return "multi-select items must be a string enum or an anyOf of { const, title }";
   if (!optionalNumbers(schema, "minItems", "maxItems")) return "minItems and maxItems must be numbers";
-  if (schema.default !== undefined) {
-    if (!isStringArray(schema.default) || !schema.default.every((v) => options.includes(v))) return "default must list options";
-  }
+  if (schema.default !== undefined && !listsOnly(schema.default, options)) return "default must list options";
   return { type: "multi", options };
+}
+
+const tooManyOptions = (count: number): string => `${count} choices; a field has at most ${FORM_BOUNDS.options}`;
+
+/** Whether `value` is an array of strings among `options`, in time linear in both. */
+function listsOnly(value: unknown, options: readonly string[]): value is string[] {
+  if (!isStringArray(value)) return false;
+  const allowed = new Set(options);
+  return value.every((v) => allowed.has(v));
 }
 
 function titledConsts(value: unknown): string[] | undefined {
@@ -190,9 +226,8 @@ function valueProblem(field: Field, value: unknown): string | undefined {
     case "boolean":
       return typeof value === "boolean" ? undefined : "must be a boolean";
     case "multi": {
-      const options = field.kind.options;
       if (!isStringArray(value)) return "must be an array of strings";
-      if (!value.every((v) => options.includes(v))) return "must list only the options";
+      if (!listsOnly(value, field.kind.options)) return "must list only the options";
       if (typeof schema.minItems === "number" && value.length < schema.minItems) return `must select at least ${schema.minItems}`;
       if (typeof schema.maxItems === "number" && value.length > schema.maxItems) return `must select at most ${schema.maxItems}`;
       return undefined;

@@ -21,7 +21,7 @@ import type { ConnectionHooks, EraCodec, Negotiated } from "./era-codec.js";
 import { modernHeaders, Envelope } from "./envelope.js";
 import { isCallMethod, type CallOptions } from "./methods.js";
 import { classifyResult, runWithInput, type AnswerInputs } from "./mrtr.js";
-import { allPages, checkListTools, type CheckContext } from "./results.js";
+import { checkListTools, walkPages, type CheckContext } from "./results.js";
 import { Subscriptions, type ListenFilter, type Subscription } from "./subscriptions.js";
 import { ModernTasks } from "./tasks-modern.js";
 import type { Implementation, LoggingLevel, Tool } from "./types/index.js";
@@ -261,11 +261,10 @@ export class ModernCodec implements EraCodec {
     };
     // A listing of its own: one the host runs meanwhile keeps its own.
     const listing = new Map<string, HeaderParam[]>();
-    await allPages(this.emptyCursorEnds, async (cursor) => {
+    await walkPages("tools/list", this.emptyCursorEnds, async (cursor) => {
       const raw = await this.send("tools/list", cursor === undefined ? undefined : { cursor }, { timeout: options.timeout }, signal, left());
       const page = checkListTools(classifyResult("tools/list", raw).result, context);
-      this.keepTools(page.tools, listing);
-      return { items: [], nextCursor: page.nextCursor };
+      return { count: page.tools.length, nextCursor: page.nextCursor, keep: () => this.keepTools(page.tools, listing) };
     });
     this.toolHeaders = listing;
   }

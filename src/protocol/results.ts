@@ -7,7 +7,8 @@
  *
  * `allPages` walks a paginated list (basic/utilities/pagination) to its end, which the era
  * defines: only an absent `nextCursor` in 2026-07-28 (where "" is a cursor), an empty one too
- * before. A cursor seen twice, or too many pages, is a server bug that must not loop forever.
+ * before. A cursor seen twice is a server bug that must not loop for ever; a list that never
+ * ends, with new cursors each time, stops at the listing bounds (`LIST_BOUNDS`).
  */
 import { expectArray, expectObject, field, index, protocolError } from "../util/assert.js";
 import { ClientError } from "../util/errors.js";
@@ -192,22 +193,66 @@ export function checkGetSkill(raw: unknown): GetSkillResult {
   return result as GetSkillResult;
 }
 
-export const MAX_PAGES = 10_000;
+/**
+ * How far one listing walked to its end may go, whichever bound comes first; past one, the
+ * listing fails with a `"protocol"` error naming it, before what it holds grows further. Far
+ * above any real server's list (the official servers page by tens to hundreds of items), far
+ * below what would fill a host's memory: 100 000 tools of a few kilobytes each are some
+ * hundreds of megabytes already. The cursors are remembered to catch a repeat, so their total
+ * length is bounded too: a cursor is an opaque token, not a payload.
+ */
+export const LIST_BOUNDS = Object.freeze({
+  pages: 1_000,
+  items: 100_000,
+  cursorCharacters: 4 * 1024 * 1024,
+});
+/** `LIST_BOUNDS.pages`, which the skills extension's listing shares. */
+export const MAX_PAGES = LIST_BOUNDS.pages;
 
-export async function allPages<T>(
-  emptyCursorEnds: boolean,
-  fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor: string | undefined }>,
-): Promise<T[]> {
+/** Every page of `method`'s list, its items in order; see `walkPages`. */
+export async function allPages<T>(method: string, emptyCursorEnds: boolean, fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor: string | undefined }>): Promise<T[]> {
   const items: T[] = [];
+  await walkPages(method, emptyCursorEnds, async (cursor) => {
+    const page = await fetchPage(cursor);
+    // Counted before they are kept: the bound holds for what is held.
+    return { count: page.items.length, nextCursor: page.nextCursor, keep: () => pushAll(items, page.items) };
+  });
+  return items;
+}
+
+function pushAll<T>(into: T[], items: T[]): void {
+  for (const item of items) into.push(item);
+}
+
+/**
+ * Walks `method`'s list page by page within `LIST_BOUNDS`: `fetchPage` gives a page's count of
+ * items and, in `keep`, what to do with them once they are known to fit. The walker that keeps
+ * only what it learns of each item (the tools' task support) calls nothing there.
+ */
+export async function walkPages(
+  method: string,
+  emptyCursorEnds: boolean,
+  fetchPage: (cursor: string | undefined) => Promise<{ count: number; nextCursor: string | undefined; keep?: () => void }>,
+): Promise<void> {
   const seen = new Set<string>();
+  let items = 0;
+  let cursorCharacters = 0;
   let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
+  for (let page = 1; ; page++) {
     const result = await fetchPage(cursor);
-    for (const item of result.items) items.push(item);
+    items += result.count;
+    if (items > LIST_BOUNDS.items) throw overBound(`${method} listed more than ${LIST_BOUNDS.items} items (at page ${page})`);
+    result.keep?.();
     cursor = result.nextCursor;
-    if (cursor === undefined || (cursor === "" && emptyCursorEnds)) return items;
-    if (seen.has(cursor)) throw new ClientError("protocol", `the server repeated the cursor ${quote(cursor)}`);
+    if (cursor === undefined || (cursor === "" && emptyCursorEnds)) return;
+    if (seen.has(cursor)) throw new ClientError("protocol", `the server repeated the ${method} cursor ${quote(cursor)}`);
+    if (page >= LIST_BOUNDS.pages) throw overBound(`${method} did not end after ${LIST_BOUNDS.pages} pages`);
+    cursorCharacters += cursor.length;
+    if (cursorCharacters > LIST_BOUNDS.cursorCharacters) throw overBound(`${method}'s cursors passed ${LIST_BOUNDS.cursorCharacters} characters in all (at page ${page})`);
     seen.add(cursor);
   }
-  throw new ClientError("protocol", `the list did not end after ${MAX_PAGES} pages`);
+}
+
+function overBound(what: string): ClientError {
+  return new ClientError("protocol", `${what}, the bound of one listing: the server's list is endless or too large`);
 }

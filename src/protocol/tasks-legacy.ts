@@ -20,7 +20,7 @@ import { isObject } from "../util/json.js";
 import type { Logger } from "../util/logger.js";
 import type { RelatedCall } from "../rpc/pending-call.js";
 import type { RpcPeer } from "../rpc/peer.js";
-import { allPages, checkListTools } from "./results.js";
+import { checkListTools, walkPages } from "./results.js";
 import { LEGACY_FIELDS, RELATED_TASK, expectTask, parseTask, relatedTaskOf, type TaskSnapshot } from "./tasks.js";
 import type { EraTasks, TaskFlow } from "./task-follow.js";
 import { TaskShares, type TaskShare } from "./task-shares.js";
@@ -199,11 +199,10 @@ export class LegacyTasks implements EraTasks {
 
   private async listTools(): Promise<void> {
     const signal = this.lifetime();
-    await allPages(true, async (cursor) => {
+    await walkPages("tools/list", true, async (cursor) => {
       const raw = await this.peer.request("tools/list", cursor === undefined ? undefined : { cursor }, { signal });
       const page = checkListTools(raw, { version: "2025-11-25", dropped: () => {} });
-      this.recordTools(page.tools);
-      return { items: [], nextCursor: page.nextCursor };
+      return { count: page.tools.length, nextCursor: page.nextCursor, keep: () => this.recordTools(page.tools) };
     });
   }
 

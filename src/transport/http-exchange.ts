@@ -65,8 +65,12 @@ export class CancelledExchange extends Error {
 export interface ExchangeResponse {
   readonly status: number;
   header(name: string): string | undefined;
-  /** Streams the body to `onChunk`; settles when it ends, fails, or the request is aborted. */
-  consume(onChunk: (chunk: Uint8Array) => void): Promise<void>;
+  /**
+   * Streams the body to `onChunk`; settles when it ends, fails, or the request is aborted. After
+   * each chunk, while `paused()` gives a promise, nothing more is read until it settles (the
+   * bytes stay with the socket, and the server's writes wait).
+   */
+  consume(onChunk: (chunk: Uint8Array) => void, paused?: () => Promise<void> | undefined): Promise<void>;
   /** Drops the body unread and frees the connection. */
   discard(): void;
 }
@@ -161,7 +165,7 @@ function nodeResponse(req: http.ClientRequest, res: http.IncomingMessage): Excha
       const value = res.headers[name.toLowerCase()];
       return Array.isArray(value) ? value.join(", ") : value;
     },
-    consume: (onChunk) =>
+    consume: (onChunk, paused) =>
       new Promise<void>((resolve, reject) => {
         // Cancelled before the body was asked for: no event would ever come.
         if (res.destroyed) return reject(new CancelledExchange());
@@ -174,7 +178,12 @@ function nodeResponse(req: http.ClientRequest, res: http.IncomingMessage): Excha
           } catch (error) {
             reject(error);
             req.destroy();
+            return;
           }
+          const wait = paused?.();
+          if (wait === undefined) return;
+          res.pause();
+          void wait.then(() => res.resume());
         });
         res.once("end", resolve);
         res.once("error", reject);
@@ -213,13 +222,15 @@ function fetchResponse(response: Response): ExchangeResponse {
   return {
     status: response.status,
     header: (name) => response.headers.get(name) ?? undefined,
-    consume: async (onChunk) => {
+    consume: async (onChunk, paused) => {
       if (response.body === null) return;
       reader = (response.body as ReadableStream<Uint8Array>).getReader();
       for (;;) {
         const { done, value } = await reader.read();
         if (done) return;
         onChunk(value);
+        const wait = paused?.();
+        if (wait !== undefined) await wait;
       }
     },
     // Once `consume` holds the body's lock only its reader can cancel it: the body itself refuses.

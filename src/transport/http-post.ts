@@ -36,6 +36,8 @@ export interface HttpLink {
   parseError(raw: string): void;
   /** The connection cannot go on (its session could not be renewed). */
   fail(error: ClientError): void;
+  /** While the client's answers wait to be sent: settles when they went. Read no stream meanwhile. */
+  readonly paused: Promise<void> | undefined;
 }
 
 /** Waits this long between tries when the server names no `retry:`. */
@@ -163,7 +165,10 @@ export async function consumeStream(
     parseError: (raw) => link.parseError(raw),
   });
   try {
-    await response.consume((chunk) => reader.push(chunk));
+    await response.consume(
+      (chunk) => reader.push(chunk),
+      () => link.paused,
+    );
     return undefined;
   } catch (error) {
     response.discard();

@@ -28,6 +28,8 @@ export interface SseLink {
   parseError(raw: string): void;
   /** The stream is gone, or said what ends the session: the connection ends. */
   fail(error: ClientError): void;
+  /** While the client's answers wait to be sent: settles when they went. The stream is not read meanwhile. */
+  readonly paused: Promise<void> | undefined;
 }
 
 export class SseChannel {
@@ -102,7 +104,10 @@ export class SseChannel {
           this.stop();
         },
       });
-      await response.consume((chunk) => reader.push(chunk));
+      await response.consume(
+        (chunk) => reader.push(chunk),
+        () => this.link.paused,
+      );
       return undefined;
     } catch (error) {
       response.discard();

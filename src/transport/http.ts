@@ -27,6 +27,7 @@ import { HttpSession } from "./http-session.js";
 import { SseChannel, type SseLink } from "./http-sse.js";
 import { authorizingExchange, type Authorizer } from "./http-authorizer.js";
 import { StandaloneStream } from "./http-stream.js";
+import { HttpOutbox, MAX_WAITING_BYTES } from "./http-outbox.js";
 import type { EraPolicy, SendOptions, Transport, TransportSink } from "./transport.js";
 
 export interface HttpTarget {
@@ -65,8 +66,6 @@ export interface HttpOptions {
 
 /** How long a POST of a notification or a response may stay unanswered. */
 const MESSAGE_TIMEOUT_MS = 30_000;
-/** Notifications and responses on their way at once, beyond which new ones are not sent. */
-const MAX_PENDING_MESSAGES = 64;
 
 export class HttpTransport implements Transport, HttpLink, SseLink {
   readonly origin: string;
@@ -87,6 +86,8 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
   private readonly requests = new Map<RequestId, Ticket>();
   /** Tickets of everything else under way: notifications, responses, the session's DELETE. */
   private readonly others = new Set<Ticket>();
+  /** How many notifications and responses go at once; the others wait there, in order. */
+  private readonly outbox = new HttpOutbox();
   private stream: StandaloneStream | undefined;
   /** The policy asked for the standalone stream and it is not open yet. */
   private streamWanted = false;
@@ -226,6 +227,12 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
     this.opening?.stop();
     for (const ticket of this.requests.values()) ticket.cancel();
     for (const ticket of this.others) ticket.cancel();
+    this.outbox.close();
+  }
+
+  /** @see HttpLink, SseLink */
+  get paused(): Promise<void> | undefined {
+    return this.outbox.paused;
   }
 
   private async post(body: string, id: RequestId | undefined, extra: Readonly<Record<string, string>> | undefined, startsSession: boolean): Promise<void> {
@@ -233,10 +240,18 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
     let timer: NodeJS.Timeout | undefined;
     if (id !== undefined) this.requests.set(id, ticket);
     else {
-      // A notification or a response has no deadline of its own upstream: a server that never
-      // answers its POST must not pin a socket for ever, nor an unbounded number of them.
-      if (this.others.size >= MAX_PENDING_MESSAGES) {
-        this.logger.warn(`${MAX_PENDING_MESSAGES} messages to ${this.shown} are still unanswered; one more was not sent`, { body: excerpt(body) });
+      // A notification or a response waits its turn (`http-outbox.ts`), and has no deadline of
+      // its own upstream: a server that never answers its POST must not pin a socket for ever.
+      const turn = this.outbox.enter(body.length);
+      if (turn === false) {
+        const error = new ClientError("transport", `the server is not taking the client's messages: more than ${MAX_WAITING_BYTES} bytes of them wait for ${this.shown}`);
+        this.fail(error);
+        throw error;
+      }
+      if (turn !== undefined) await turn;
+      // Ended while it waited: nothing waits for it either (as stdio, which sends nothing once closed).
+      if (this.state !== "open") {
+        this.outbox.leave();
         return;
       }
       this.others.add(ticket);
@@ -248,13 +263,15 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
     } catch (error) {
       if (ticket.cancelled && id !== undefined) return;
       const failure = this.asClientError(error);
-      // No HTTP answer at all (a status or a bad body is a ClientError by now): the server is gone.
-      if (this.endWhenUnreachable && !(error instanceof ClientError) && !(error instanceof BodyTooLargeError)) this.fail(failure);
+      // The server could not be reached at all (not a status, a bad body or our own time limit).
+      if (this.endWhenUnreachable && !ticket.cancelled && unreachable(error)) this.fail(failure);
       throw failure;
     } finally {
       clearTimeout(timer);
-      if (id === undefined) this.others.delete(ticket);
-      else if (this.requests.get(id) === ticket) this.requests.delete(id);
+      if (id === undefined) {
+        this.others.delete(ticket);
+        this.outbox.leave();
+      } else if (this.requests.get(id) === ticket) this.requests.delete(id);
     }
   }
 
@@ -339,6 +356,17 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
     if (this.state !== "open") return new ClientError("closed", "the connection was closed", { cause: error });
     return new ClientError("transport", `HTTP request to ${this.shown} failed: ${messageOf(error)}`, { cause: error });
   }
+}
+
+/** Socket errors that say no server is there (any more), looked for down the cause chain. */
+const UNREACHABLE = new Set(["ECONNREFUSED", "ECONNRESET", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN", "EPIPE", "ETIMEDOUT", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT"]);
+
+function unreachable(error: unknown): boolean {
+  for (let cause = error, depth = 0; typeof cause === "object" && cause !== null && depth < 5; cause = (cause as { cause?: unknown }).cause, depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === "string" && UNREACHABLE.has(code)) return true;
+  }
+  return false;
 }
 
 /**

@@ -5,9 +5,10 @@
  *
  * States: idle → starting → open → closing → closed. `close()` ends stdin, waits the grace
  * period, then signals the whole process group with SIGTERM and at last SIGKILL, so nothing
- * the server started survives it; `destroy()` skips the waiting. Writes are bounded: while
- * more than `MAX_QUEUED_WRITE_BYTES` wait for a server that stopped reading, a new message is
- * refused rather than buffered without end.
+ * the server started survives it; `destroy()` skips the waiting. Writes are bounded
+ * (`stdin-writer.ts`): a server that does not read its answers is not read either until it
+ * does, and past `MAX_QUEUED_WRITE_BYTES` waiting a request is refused and anything else ends
+ * the connection.
  */
 import type { ChildProcess } from "node:child_process";
 import { ClientError, InvalidArgumentError, messageOf } from "../util/errors.js";
@@ -15,6 +16,7 @@ import { callHost, type Logger } from "../util/logger.js";
 import type { RequestId } from "../util/json.js";
 import { excerpt, redactCommandLine } from "../util/text.js";
 import { LineFramer, LineTooLongError } from "./line-framer.js";
+import { MAX_QUEUED_WRITE_BYTES, StdinWriter } from "./stdin-writer.js";
 import { groupAlive, isWindows, signalGroup, trackGroup, untrackGroup, waitForExit, waitForGroupGone } from "./process-group.js";
 import type { EraPolicy, Transport, TransportSink } from "./transport.js";
 
@@ -42,8 +44,6 @@ export interface StdioOptions {
   onStderr?: ((text: string) => void) | undefined;
 }
 
-/** Bytes that may wait for the server to read them before new messages are refused. */
-export const MAX_QUEUED_WRITE_BYTES = 8 * 1024 * 1024;
 /** How long to let a dead server's last lines arrive before reporting its exit. */
 const EXIT_DRAIN_MS = 100;
 /** After SIGKILL the exit follows at once; this only bounds the wait for its event. */
@@ -71,6 +71,7 @@ export class StdioTransport implements Transport {
   readonly kind = "stdio" as const;
   readonly origin = undefined;
   private child: ChildProcess | undefined;
+  private writer: StdinWriter | undefined;
   private sink: TransportSink | undefined;
   private state: "idle" | "starting" | "open" | "closing" | "closed" = "idle";
   private readonly tail: StderrTail;
@@ -143,6 +144,10 @@ export class StdioTransport implements Transport {
   }
 
   private wire(child: ChildProcess): void {
+    const stdout = child.stdout;
+    if (child.stdin !== null && stdout !== null) {
+      this.writer = new StdinWriter(child.stdin, { pause: () => stdout.pause(), resume: () => stdout.resume() });
+    }
     const framer = new LineFramer(this.options.maxMessageBytes, (line) => this.receive(line));
     child.stdout?.on("data", (chunk: Buffer) => {
       // After a failure nothing more is read: what follows may be the rest of a refused message.
@@ -209,7 +214,7 @@ export class StdioTransport implements Transport {
     this.sink?.closed(error);
   }
 
-  send(message: object, _id: RequestId | undefined): undefined {
+  send(message: object, id: RequestId | undefined): undefined {
     if (this.state !== "open") return undefined;
     let line: string;
     try {
@@ -217,12 +222,17 @@ export class StdioTransport implements Transport {
     } catch (error) {
       throw new InvalidArgumentError(`message is not serialisable to JSON: ${messageOf(error)}`);
     }
-    const stdin = this.child?.stdin;
-    if (stdin === null || stdin === undefined) return undefined;
-    if (stdin.writableLength > MAX_QUEUED_WRITE_BYTES) {
-      throw new ClientError("transport", `the server is not reading its input: ${stdin.writableLength} bytes wait to be written to ${this.describe()}`);
-    }
-    stdin.write(`${line}\n`);
+    const writer = this.writer;
+    if (writer === undefined) return undefined;
+    if (writer.write(`${line}\n`, id === undefined)) return undefined;
+    const error = new ClientError(
+      "transport",
+      `the server is not reading its input: ${writer.backlog} bytes wait to be written to ${this.describe()} (the bound is ${MAX_QUEUED_WRITE_BYTES})`,
+    );
+    // A request's caller hears of it and may try again; an answer nobody waits for cannot be
+    // dropped without leaving the server waiting for it for ever: the connection ends instead.
+    if (id !== undefined) throw error;
+    this.fail(error);
     return undefined;
   }
 
@@ -270,7 +280,10 @@ export class StdioTransport implements Transport {
     if (child === undefined || pid === undefined) return;
     const grace = this.options.closeGracePeriod;
     const force = this.force.signal;
-    child.stdin?.end();
+    // After a failure what waits is not worth writing: the server stopped reading it.
+    if (this.failed) this.writer?.discard();
+    if (this.writer === undefined) child.stdin?.end();
+    else this.writer.end();
     if (!(await waitForExit(child, this.exited, grace, force))) {
       if (!force.aborted) signalGroup(pid, "SIGTERM");
       if (force.aborted || !(await waitForExit(child, this.exited, grace, force))) {
@@ -283,6 +296,7 @@ export class StdioTransport implements Transport {
       if (!(await waitForGroupGone(pid, force.aborted ? 0 : grace))) signalGroup(pid, "SIGKILL");
     }
     untrackGroup(pid);
+    this.writer?.discard();
     child.stdout?.destroy();
     child.stderr?.destroy();
   }

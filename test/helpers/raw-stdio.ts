@@ -62,6 +62,27 @@ export interface BigLineOptions {
   raw?: boolean;
 }
 
+export interface FloodOptions {
+  /** How many messages the relay writes, as fast as the client reads them. */
+  count: number;
+  /** Default "ping". */
+  method?: string;
+  params?: JsonObject;
+  /** Ids are `${prefix}${i}` strings (default "flood-"), so that the answers can be tallied. */
+  prefix?: string;
+  /** Notifications (no id) instead of requests. */
+  notify?: boolean;
+}
+
+/** The client's answers to a flood, counted by the relay (see `tally`). */
+export interface Tally {
+  answers: number;
+  /** Answers with a `result`. */
+  results: number;
+  /** Error answers by code (and "unparsable" for lines that were not JSON). */
+  errors: Record<string, number>;
+}
+
 export interface AutoInitializeOptions {
   protocolVersion?: string;
   capabilities?: JsonObject;
@@ -110,6 +131,20 @@ export interface RawStdioServer {
   spawnGrandchild(opts?: { inheritStdio?: boolean }): Promise<number>;
   ignoreSigterm(): Promise<void>;
   stayAfterStdinEnd(): Promise<void>;
+  /**
+   * The relay writes a flood of requests (or notifications) itself: generating 100 000
+   * messages here and sending them over the control socket would measure the helper.
+   * Resolves once all were written (the client read them off the pipe).
+   */
+  flood(opts: FloodOptions): Promise<WriteAck>;
+  /**
+   * From now on the relay counts the client's answers whose id starts with `prefix` instead of
+   * forwarding them (they are in neither `lines` nor `messages`); everything else still arrives.
+   * `undefined` stops counting.
+   */
+  tally(prefix: string | undefined): Promise<void>;
+  /** The counts, once at least `atLeast` answers were counted (rejects after `timeoutMs`). */
+  tallied(atLeast?: number, timeoutMs?: number): Promise<Tally>;
   /** The relay stops reading its stdin (the client's writes then back up in the pipe). */
   stopReading(): Promise<void>;
   resumeReading(): Promise<void>;
@@ -550,6 +585,21 @@ class RawStdio implements RawStdioServer {
 
   async stayAfterStdinEnd(): Promise<void> {
     await this.effect({ t: "stay-after-stdin-end" });
+  }
+
+  flood(opts: FloodOptions): Promise<WriteAck> {
+    const cmd = { t: "flood", count: opts.count, method: opts.method ?? "ping", params: opts.params, prefix: opts.prefix ?? "flood-", notify: opts.notify ?? false };
+    return this.write(cmd, Math.max(this.opts.ackTimeoutMs, BIG_ACK_TIMEOUT_MS));
+  }
+
+  async tally(prefix: string | undefined): Promise<void> {
+    await this.effect({ t: "tally", prefix: prefix ?? null });
+  }
+
+  async tallied(atLeast = 0, timeoutMs = this.opts.ackTimeoutMs): Promise<Tally> {
+    const ack = await this.command({ t: "tally-wait", atLeast }, timeoutMs);
+    if (ack.error !== undefined || !isObject(ack["tally"])) throw new Error(`raw relay: tally-wait failed: ${ack.error ?? "no tally (is one on?)"}`);
+    return ack["tally"] as unknown as Tally;
   }
 
   async stopReading(): Promise<void> {

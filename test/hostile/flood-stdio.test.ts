@@ -1,0 +1,162 @@
+// A server that floods the client with requests over stdio, as fast as its pipe takes them.
+//
+// Not reading the answers: the client stops reading that server while more than
+// ANSWER_BACKLOG_BYTES of answers wait for it, so its memory stays bounded, nothing is dropped
+// or logged, and every answer arrives once the server reads again. Reading them: the Handler
+// sees only what maxServerRequests and inputRateLimit allow, every request is answered, and a
+// refusal is logged at the 1st, 10th, 100th, … only. Meanwhile a call to another server on the
+// same Client keeps answering, its latency measured against a generous bound.
+import { describe, expect, it } from "vitest";
+import { Client, type Handler, type ServerHandle } from "../../src/index.js";
+import { deferred, startRawStdio, type RawStdioServer, type Tally } from "../helpers/raw-stdio.js";
+import { track } from "../helpers/cleanup.js";
+import { countingLogger, MB, probeLatency, sampleMemory, slowestOf, type CountingLogger } from "./probe.js";
+
+/** Generous: a call on a quiet server takes a few ms; a stalled event loop takes seconds. */
+const LATENCY_BOUND_MS = 2_000;
+
+interface Setup {
+  raw: RawStdioServer;
+  flooder: ServerHandle;
+  quiet: ServerHandle;
+  logger: CountingLogger;
+}
+
+async function setup(handler: Handler, options: { inputRateLimit?: { perSecond: number; burst: number } } = {}): Promise<Setup> {
+  const logger = countingLogger();
+  const client = track(new Client({ name: "h", version: "0", logger, handler, ...options }));
+  const raw = track(await startRawStdio());
+  raw.autoInitialize();
+  raw.handle("ping", () => ({}));
+  // A server that stops reading does not see its stdin end either: no need to wait long on close.
+  const flooder = await client.connect("flooder", raw.target, { closeGracePeriod: 100 });
+  await raw.next("notifications/initialized");
+  const other = track(await startRawStdio());
+  other.autoInitialize();
+  other.handle("tools/call", () => ({ content: [{ type: "text", text: "still here" }] }));
+  const quiet = await client.connect("quiet", other.target);
+  // The answers to the flood are counted by the relay: kept here, they would weigh on the test.
+  await raw.tally("flood-");
+  return { raw, flooder, quiet, logger };
+}
+
+const answer = (quiet: ServerHandle) => () => quiet.callTool("t", {});
+
+/** The tally once `count` answers were counted, or what was counted when they do not come. */
+function tallyOf(raw: RawStdioServer, count: number): Promise<Tally> {
+  return raw.tallied(count, 10_000).catch(() => raw.tallied(0));
+}
+
+describe("a server that floods pings and does not read the answers", () => {
+  it("is not read either until it does: bounded memory, no answer lost, nothing logged, the other server answers", async () => {
+    const count = 300_000;
+    const { raw, flooder, quiet, logger } = await setup({ listRoots: () => ({ roots: [] }) });
+    await raw.stopReading();
+    const memory = sampleMemory();
+    let written = false;
+    const flood = raw.flood({ count }).then((ack) => {
+      written = true;
+      return ack;
+    });
+    // While the server does not read, calls to the other server go on; they also give the
+    // client time to read all it would of the flood.
+    const slowest = await slowestOf(300, answer(quiet));
+    const stalled = memory.stop();
+    // The flood's answers weigh 15 MB: had the client kept reading, all would have been written.
+    expect(written, "the client kept reading a server that does not read its answers").toBe(false);
+    await raw.resumeReading();
+    expect((await flood).ok).toBe(true);
+    expect(await tallyOf(raw, count)).toEqual({ answers: count, results: count, errors: {} });
+    expect(logger.warnings, logger.firstWarnings.join("\n")).toBe(0);
+    expect(stalled.heapUsed / MB).toBeLessThan(32);
+    expect(slowest).toBeLessThan(LATENCY_BOUND_MS);
+    await flooder.ping();
+    expect(flooder.state).toBe("ready");
+  });
+});
+
+describe("a flood of roots/list requests whose answers are read", () => {
+  const count = 100_000;
+
+  it("runs at most maxServerRequests callbacks at once, and answers the rest busy", async () => {
+    const release = deferred<void>();
+    let calls = 0;
+    let running = 0;
+    let most = 0;
+    const handler: Handler = {
+      listRoots: async () => {
+        calls += 1;
+        most = Math.max(most, ++running);
+        await release.promise;
+        running -= 1;
+        return { roots: [] };
+      },
+    };
+    const { raw, flooder, quiet, logger } = await setup(handler);
+    const memory = sampleMemory();
+    const latency = probeLatency(answer(quiet));
+    expect((await raw.flood({ count, method: "roots/list" })).ok).toBe(true);
+    const busy = await tallyOf(raw, count - 8);
+    const probe = await latency.stop();
+    const peak = memory.stop();
+    expect(busy).toEqual({ answers: count - 8, results: 0, errors: { "-32000": count - 8 } });
+    expect(calls).toBe(8);
+    expect(most).toBe(8);
+    release.resolve();
+    expect(await tallyOf(raw, count)).toEqual({ answers: count, results: 8, errors: { "-32000": count - 8 } });
+    expect(flooder.stats().busyRefusals).toBe(count - 8);
+    // The 1st, 10th, …, 10 000th refusal.
+    expect(logger.warnings, logger.firstWarnings.join("\n")).toBe(5);
+    expect(peak.heapUsed / MB).toBeLessThan(200);
+    expect(probe.slowest).toBeLessThan(LATENCY_BOUND_MS);
+  });
+
+  it("calls the Handler only within inputRateLimit", async () => {
+    let calls = 0;
+    const handler: Handler = {
+      listRoots: () => {
+        calls += 1;
+        return { roots: [] };
+      },
+    };
+    // A burst of 20 and next to no refill: the count does not depend on how long the flood takes.
+    const { raw, flooder, quiet, logger } = await setup(handler, { inputRateLimit: { perSecond: 0.001, burst: 20 } });
+    const memory = sampleMemory();
+    const latency = probeLatency(answer(quiet));
+    expect((await raw.flood({ count, method: "roots/list" })).ok).toBe(true);
+    const tally = await tallyOf(raw, count);
+    const probe = await latency.stop();
+    const peak = memory.stop();
+    // Each chunk read lets maxServerRequests (8) through to the rate budget, and no more than
+    // its burst of 20 is ever spent.
+    expect(calls).toBeGreaterThanOrEqual(8);
+    expect(calls).toBeLessThanOrEqual(20);
+    expect(tally).toEqual({ answers: count, results: calls, errors: { "-32000": count - calls } });
+    const stats = flooder.stats();
+    expect(stats.busyRefusals + stats.inputsOverBudget).toBe(count - calls);
+    expect(logger.warnings, logger.firstWarnings.join("\n")).toBeLessThanOrEqual(5);
+    expect(peak.heapUsed / MB).toBeLessThan(200);
+    expect(probe.slowest).toBeLessThan(LATENCY_BOUND_MS);
+  });
+});
+
+describe("an answer that finds more than MAX_QUEUED_WRITE_BYTES waiting", () => {
+  it("ends the connection with a transport error naming the bound: it cannot be dropped", async () => {
+    const { raw, flooder } = await setup({ listRoots: () => ({ roots: [] }) });
+    await raw.stopReading();
+    // The client's own calls fill what may wait (they alone never stop the reading)…
+    const payload = "x".repeat(1024 * 1024);
+    const calls: Array<Promise<unknown>> = [];
+    let refused: unknown;
+    for (let i = 0; i < 16 && refused === undefined; i++) {
+      calls.push(flooder.callTool("big", { payload }).catch((error: unknown) => (refused ??= error)));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(refused).toMatchObject({ kind: "transport", message: expect.stringContaining("(the bound is 8388608)") });
+    // …then the server asks, and its answer has nowhere to go.
+    await raw.send({ jsonrpc: "2.0", id: "late", method: "ping" });
+    const ended = await flooder.closed;
+    expect(ended).toMatchObject({ kind: "transport", serverId: "flooder", message: expect.stringContaining("the server is not reading its input") });
+    for (const call of calls) expect(await call).toMatchObject({ kind: "transport" });
+  });
+});

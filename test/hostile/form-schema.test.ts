@@ -1,0 +1,146 @@
+// Form elicitations too big for a person: 100 000 properties, 50 000 `required` names, names of
+// kilobytes, thousands of choices. Past FORM_BOUNDS each is refused before the Handler runs
+// (-32602 in the legacy era; input_refused with that code in the modern one), in time linear in
+// its size: a call to another server on the same Client keeps its latency meanwhile. At the
+// bounds themselves the form reaches the Handler.
+import { describe, expect, it } from "vitest";
+import { Client, type ElicitResult, type Handler, type ServerHandle } from "../../src/index.js";
+import { FORM_BOUNDS } from "../../src/input/form-schema.js";
+import { startRawStdio, type RawStdioServer, type RpcMessage } from "../helpers/raw-stdio.js";
+import { track } from "../helpers/cleanup.js";
+import { countingLogger, probeLatency } from "./probe.js";
+
+/** The bounds, as documented: the tests below cross each. */
+const BOUNDS = { fields: 100, nameCharacters: 256, options: 1_000 };
+/** Generous: a call on a quiet server takes a few ms; a stalled event loop takes seconds. */
+const LATENCY_BOUND_MS = 2_000;
+
+it("FORM_BOUNDS are the documented ones", () => {
+  expect(FORM_BOUNDS).toEqual(BOUNDS);
+});
+
+type Schema = Record<string, unknown>;
+
+const strings = (count: number, name = (i: number) => `f${i}`): Schema =>
+  Object.fromEntries(Array.from({ length: count }, (_, i) => [name(i), { type: "string" }]));
+const form = (properties: Schema, required?: string[]): Schema => ({ type: "object", properties, ...(required === undefined ? {} : { required }) });
+const choices = (count: number): string[] => Array.from({ length: count }, (_, i) => `c${i}`);
+
+/** Each case: a schema past a bound, the exact refusal, and the same kind of schema at the bound. */
+const CASES: Array<{ name: string; over: Schema; message: string; at: Schema }> = [
+  {
+    name: "100 000 properties",
+    over: form(strings(100_000)),
+    message: "requestedSchema has 100000 properties; a form has at most 100",
+    at: form(strings(100)),
+  },
+  {
+    name: "100 000 properties, 50 000 of them required",
+    over: form(strings(100_000), Array.from({ length: 50_000 }, (_, i) => `f${99_999 - i}`)),
+    message: "requestedSchema has 100000 properties; a form has at most 100",
+    at: form(strings(100), Array.from({ length: 100 }, (_, i) => `f${99 - i}`)),
+  },
+  {
+    name: "50 000 required names",
+    over: form(strings(3), Array.from({ length: 50_000 }, (_, i) => `f${i % 3}`)),
+    message: "requestedSchema.required has 50000 names; a form has at most 100 fields",
+    at: form(strings(3), Array.from({ length: 100 }, (_, i) => `f${i % 3}`)),
+  },
+  {
+    name: "101 properties",
+    over: form(strings(101)),
+    message: "requestedSchema has 101 properties; a form has at most 100",
+    at: form(strings(100)),
+  },
+  {
+    name: "a name of 257 characters",
+    over: form({ ["n".repeat(257)]: { type: "string" } }),
+    message: `requestedSchema property "${"n".repeat(99)}…": a field name has at most 256 characters`,
+    at: form({ ["n".repeat(256)]: { type: "string" } }),
+  },
+  {
+    name: "an enum of 1 001 choices",
+    over: form({ pick: { type: "string", enum: choices(1_001) } }),
+    message: 'requestedSchema property "pick": 1001 choices; a field has at most 1000',
+    at: form({ pick: { type: "string", enum: choices(1_000) } }),
+  },
+  {
+    name: "a multi-select of 100 000 choices",
+    over: form({ many: { type: "array", items: { type: "string", enum: choices(100_000) } } }),
+    message: 'requestedSchema property "many": 100000 choices; a field has at most 1000',
+    at: form({ many: { type: "array", items: { type: "string", enum: choices(1_000) }, default: Array.from({ length: 50_000 }, (_, i) => `c${i % 1_000}`) } }),
+  },
+];
+
+interface Setup {
+  raw: RawStdioServer;
+  flooded: ServerHandle;
+  quiet: ServerHandle;
+  forms: Schema[];
+}
+
+async function setup(era: "legacy" | "modern"): Promise<Setup> {
+  const forms: Schema[] = [];
+  const handler: Handler = {
+    handleElicitation: (params): ElicitResult => {
+      forms.push(params.requestedSchema as Schema);
+      return { action: "decline" };
+    },
+  };
+  const client = track(new Client({ name: "h", version: "0", logger: countingLogger(), handler }));
+  const raw = track(await startRawStdio());
+  if (era === "legacy") raw.autoInitialize();
+  else raw.handle("server/discover", () => ({ resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, ttlMs: 0, cacheScope: "private" }));
+  raw.handle("ping", () => ({}));
+  const flooded = await client.connect("asker", raw.target);
+  expect(flooded.era).toBe(era);
+  const other = track(await startRawStdio());
+  other.autoInitialize();
+  other.handle("tools/call", () => ({ content: [] }));
+  const quiet = await client.connect("quiet", other.target);
+  return { raw, flooded, quiet, forms };
+}
+
+let nextId = 1;
+
+/** The legacy server asks; resolves with the client's answer. */
+async function elicit(raw: RawStdioServer, schema: Schema): Promise<RpcMessage> {
+  const id = `e-${nextId++}`;
+  await raw.send({ jsonrpc: "2.0", id, method: "elicitation/create", params: { message: "Fill in", requestedSchema: schema } });
+  return raw.next((m) => m.id === id && !("method" in m), 20_000);
+}
+
+describe("a legacy form elicitation past the bounds", () => {
+  it.each(CASES)("of $name is refused with -32602 before the Handler runs; at the bound it runs", async ({ over, message, at }) => {
+    const { raw, quiet, forms } = await setup("legacy");
+    const latency = probeLatency(() => quiet.callTool("t", {}));
+    const refused = await elicit(raw, over);
+    const probe = await latency.stop();
+    expect(refused.error).toEqual({ code: -32602, message });
+    expect(forms).toHaveLength(0);
+    expect(probe.slowest).toBeLessThan(LATENCY_BOUND_MS);
+    expect((await elicit(raw, at)).result).toEqual({ action: "decline" });
+    expect(forms).toEqual([at]);
+  });
+});
+
+describe("a modern form input request past the bounds", () => {
+  it.each(CASES)("of $name ends the call with input_refused -32602 before the Handler runs; at the bound it runs", async ({ over, message, at }) => {
+    const { raw, flooded, quiet, forms } = await setup("modern");
+    let schema = over;
+    raw.handle("tools/call", (m) =>
+      (m.params as { inputResponses?: unknown }).inputResponses === undefined
+        ? { resultType: "input_required", inputRequests: { form: { method: "elicitation/create", params: { message: "Fill in", requestedSchema: schema } } } }
+        : { resultType: "complete", content: [{ type: "text", text: "answered" }] },
+    );
+    const latency = probeLatency(() => quiet.callTool("t", {}));
+    const error: unknown = await flooded.callTool("ask", {}).catch((caught: unknown) => caught);
+    const probe = await latency.stop();
+    expect(error).toMatchObject({ kind: "input_refused", code: -32602, serverId: "asker", message: `input request "form" (elicitation/create) was refused: ${message}` });
+    expect(forms).toHaveLength(0);
+    expect(probe.slowest).toBeLessThan(LATENCY_BOUND_MS);
+    schema = at;
+    expect(await flooded.callTool("ask", {})).toMatchObject({ content: [{ text: "answered" }] });
+    expect(forms).toEqual([at]);
+  });
+});

@@ -1,0 +1,138 @@
+// Pagination a server never ends, over stdio and HTTP: a listing stops at the first of its
+// bounds (LIST_BOUNDS: 1 000 pages, 100 000 items, 4 MiB of cursors in all) with a "protocol"
+// error naming it, and the client goes on answering. A cursor that repeats is refused as before.
+import { describe, expect, it } from "vitest";
+import { Client, type ServerHandle } from "../../src/index.js";
+import { LIST_BOUNDS } from "../../src/protocol/results.js";
+import { startRawStdio, type RpcMessage } from "../helpers/raw-stdio.js";
+import { startRawHttp } from "../helpers/raw-http.js";
+import { track } from "../helpers/cleanup.js";
+import { countingLogger, MB, sampleMemory } from "./probe.js";
+
+/** The bounds, as documented: the tests below cross each. */
+const BOUNDS = { pages: 1_000, items: 100_000, cursorCharacters: 4 * 1024 * 1024 };
+
+it("LIST_BOUNDS are the documented ones", () => {
+  expect(LIST_BOUNDS).toEqual(BOUNDS);
+});
+
+type Page = Record<string, unknown>;
+type Pager = (cursor: string | undefined) => Page;
+
+interface Listing {
+  server: ServerHandle;
+  /** Serves `method`'s pages; returns how many were asked for. */
+  serve: (method: string, pager: Pager) => { readonly asked: number };
+}
+
+const cursorOf = (message: RpcMessage): string | undefined => (message.params as { cursor?: string } | undefined)?.cursor;
+
+async function over(transport: "stdio" | "http"): Promise<Listing> {
+  const client = track(new Client({ name: "h", version: "0", logger: countingLogger() }));
+  const counted = (pager: Pager) => {
+    const count = { asked: 0 };
+    const answer = (message: RpcMessage): Page => {
+      count.asked += 1;
+      return pager(cursorOf(message));
+    };
+    return { count, answer };
+  };
+  if (transport === "stdio") {
+    const raw = track(await startRawStdio());
+    raw.autoInitialize();
+    raw.handle("ping", () => ({}));
+    const server = await client.connect("lister", raw.target);
+    return {
+      server,
+      serve: (method, pager) => {
+        const { count, answer } = counted(pager);
+        raw.handle(method, answer);
+        return count;
+      },
+    };
+  }
+  const raw = track(await startRawHttp());
+  raw.handle("ping", () => ({}));
+  const server = await client.connect("lister", { url: raw.url });
+  return {
+    server,
+    serve: (method, pager) => {
+      const { count, answer } = counted(pager);
+      raw.handle(method, answer);
+      return count;
+    },
+  };
+}
+
+const tool = (name: string) => ({ name, inputSchema: { type: "object" } });
+/** Page `n` (from 1) of an endless list: `cursor` is the number of the page it asks for. */
+const pageNumber = (cursor: string | undefined): number => (cursor === undefined ? 1 : Number(cursor));
+
+const LISTS = [
+  { method: "tools/list", key: "tools", list: (s: ServerHandle) => s.listTools(), entry: (i: number) => tool(`t${i}`) },
+  { method: "resources/list", key: "resources", list: (s: ServerHandle) => s.listResources(), entry: (i: number) => ({ uri: `mem://r${i}`, name: `r${i}` }) },
+  { method: "prompts/list", key: "prompts", list: (s: ServerHandle) => s.listPrompts(), entry: (i: number) => ({ name: `p${i}` }) },
+] as const;
+
+describe.each(["stdio", "http"] as const)("a listing over %s", (transport) => {
+  it.each(LISTS)("of $method stops at the 1 001st page of an endless list", async ({ method, key, list, entry }) => {
+    const { server, serve } = await over(transport);
+    const served = serve(method, (cursor) => {
+      const page = pageNumber(cursor);
+      return { [key]: [entry(page)], nextCursor: String(page + 1) };
+    });
+    await expect(list(server)).rejects.toMatchObject({
+      kind: "protocol",
+      serverId: "lister",
+      message: `${method} did not end after ${BOUNDS.pages} pages, the bound of one listing: the server's list is endless or too large`,
+    });
+    // The 1 000th page names a 1 001st: it is not asked for.
+    expect(served.asked).toBe(BOUNDS.pages);
+    await server.ping();
+  });
+
+  it("stops at the 100 001st item, and takes a list of exactly 100 000", async () => {
+    const { server, serve } = await over(transport);
+    const perPage = 10_000;
+    const full = BOUNDS.items / perPage;
+    let last: Page = { tools: [] };
+    serve("tools/list", (cursor) => {
+      const page = pageNumber(cursor);
+      if (page > full) return last;
+      return { tools: Array.from({ length: perPage }, (_, i) => tool(`t${(page - 1) * perPage + i}`)), nextCursor: String(page + 1) };
+    });
+    const memory = sampleMemory();
+    expect(await server.listTools()).toHaveLength(BOUNDS.items);
+    last = { tools: [tool("one-too-many")], nextCursor: "never-asked" };
+    await expect(server.listTools()).rejects.toMatchObject({
+      kind: "protocol",
+      message: `tools/list listed more than ${BOUNDS.items} items (at page ${full + 1}), the bound of one listing: the server's list is endless or too large`,
+    });
+    expect(memory.stop().heapUsed / MB).toBeLessThan(200);
+    expect((await server.listToolsPage()).tools).toHaveLength(perPage);
+  });
+
+  it("stops when the cursors pass 4 MiB in all", async () => {
+    const { server, serve } = await over(transport);
+    // The cursor of page n is n MiB long.
+    const served = serve("prompts/list", (cursor) => {
+      const page = cursor === undefined ? 1 : Number(cursor.split(":")[0]) + 1;
+      return { prompts: [], nextCursor: `${page}:`.padEnd(page * MB, "c") };
+    });
+    await expect(server.listPrompts()).rejects.toMatchObject({
+      kind: "protocol",
+      message: expect.stringMatching(new RegExp(`^prompts/list's cursors passed ${BOUNDS.cursorCharacters} characters in all \\(at page \\d+\\)`)),
+    });
+    // 1, 2, 3 MiB long: the third brings them past 4 MiB.
+    expect(served.asked).toBe(3);
+    await server.ping();
+  });
+
+  it("still refuses a cursor that repeats", async () => {
+    const { server, serve } = await over(transport);
+    const next: Record<string, string> = { start: "a", a: "b", b: "a" };
+    serve("resources/list", (cursor) => ({ resources: [], nextCursor: next[cursor ?? "start"] }));
+    await expect(server.listResources()).rejects.toMatchObject({ kind: "protocol", message: 'the server repeated the resources/list cursor "a"' });
+    await server.ping();
+  });
+});
