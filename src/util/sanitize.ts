@@ -8,6 +8,8 @@
  * and the Unicode line and paragraph separators (U+2028, U+2029).
  */
 
+import { InvalidArgumentError } from "./errors.js";
+
 // CSI (ESC [ … final byte) and OSC (ESC ] … BEL or ESC \) sequences, and any lone ESC pair.
 const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]?/g;
 const WHITESPACE_CONTROLS = /[\t\n\v\f\r\u0085\u2028\u2029]/g;
@@ -28,6 +30,8 @@ export function safeText(text: string, max = MAX_TEXT): string {
 /** At most `max` characters, an ellipsis marking a cut. */
 function clamp(text: string, max: number): string {
   if (text.length <= max) return text;
+  // No room for even the ellipsis (max - 1 would be a negative end, which slices from the end).
+  if (max < 1) return "";
   // Never cut between the two halves of a surrogate pair: that would leave invalid text.
   let end = max - 1;
   const last = text.charCodeAt(end - 1);
@@ -59,7 +63,10 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
 }
 
 export interface SanitizeOptions {
-  /** Longest result in characters (default 4 096; an ellipsis marks a cut). */
+  /**
+   * Longest result in characters (default 4 096; an ellipsis marks a cut): a whole number, 0 or
+   * more, or `Infinity`; anything else throws `InvalidArgumentError`.
+   */
   max?: number | undefined;
   /** Keep line breaks (each line cleaned alone); by default they become spaces. */
   lines?: boolean | undefined;
@@ -72,6 +79,8 @@ export interface SanitizeOptions {
  */
 export function sanitize(text: string, options: SanitizeOptions = {}): string {
   const max = options.max ?? MAX_TEXT;
+  // A bound that means nothing (NaN, negative, fractional) is a host's mistake, not "no bound".
+  if (max !== Infinity && !(Number.isInteger(max) && max >= 0)) throw new InvalidArgumentError(`sanitize: max must be a whole number of characters, 0 or more, or Infinity (got ${String(max)})`);
   if (typeof text !== "string") return "";
   if (options.lines !== true) return safeText(text, max);
   const cleaned = text.split(/\r\n|[\n\r\u2028\u2029]/).map((line) => safeText(line, Infinity)).join("\n");
