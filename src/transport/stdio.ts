@@ -48,6 +48,8 @@ export interface StdioOptions {
 const EXIT_DRAIN_MS = 100;
 /** After SIGKILL the exit follows at once; this only bounds the wait for its event. */
 const KILL_WAIT_MS = 5000;
+/** How long a server whose stdout ended may take to exit before the end is its own failure. */
+const STDOUT_END_GRACE_MS = 1000;
 
 const SAFE_ENV_KEYS = isWindows
   ? ["APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PATHEXT", "PROCESSOR_ARCHITECTURE",
@@ -160,6 +162,16 @@ export class StdioTransport implements Transport {
         const message = error instanceof LineTooLongError ? error.message : `a message could not be handled (${messageOf(error)})`;
         this.fail(new ClientError("transport", `${message}; closing the connection to ${this.describe()}`, { cause: error }));
       }
+    });
+    // A server that closed its stdout and runs on can never answer: unless it is exiting (then
+    // its exit reports why), the connection ends rather than every call waiting out its timeout.
+    child.stdout?.once("end", () => {
+      const timer = setTimeout(() => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        this.fail(new ClientError("transport", `the server closed its stdout but is still running: ${this.describe()}`));
+      }, STDOUT_END_GRACE_MS);
+      timer.unref();
+      child.once("exit", () => clearTimeout(timer));
     });
     child.stderr?.setEncoding("utf8");
     child.stderr?.on("data", (text: string) => {

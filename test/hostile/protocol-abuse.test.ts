@@ -1,0 +1,319 @@
+// Protocol abuse over stdio: what a broken or malicious server may write on its stdout, each case
+// with its exact outcome (the ClientError, or the message ignored and counted in `stats()`), and
+// the client still answering afterwards, on the same server or, when that one is gone, on
+// another server of the same Client.
+//
+// Most cases script the raw relay (test/helpers/raw-stdio.ts); the few that need bytes the relay
+// cannot write (invalid UTF-8) or an fd it cannot close (stdout) run a small inline server.
+import { describe, expect, it } from "vitest";
+import { Client, type ClientError, type Handler, type ServerHandle } from "../../src/index.js";
+import { capturingLogger, type CapturingLogger } from "../helpers/logger.js";
+import { deferred, startRawStdio, type RawStdioServer } from "../helpers/raw-stdio.js";
+import { track } from "../helpers/cleanup.js";
+import { MB, sampleMemory } from "./probe.js";
+
+const textResult = (text: string) => ({ content: [{ type: "text", text }] });
+
+interface Setup {
+  raw: RawStdioServer;
+  client: Client;
+  server: ServerHandle;
+  logger: CapturingLogger;
+}
+
+async function setup(options: { connect?: Parameters<Client["connect"]>[2]; handler?: Handler } = {}): Promise<Setup> {
+  const raw = track(await startRawStdio());
+  raw.autoInitialize();
+  raw.handle("ping", () => ({}));
+  const logger = capturingLogger();
+  const client = track(new Client({ name: "h", version: "0", logger, ...(options.handler ? { handler: options.handler } : {}) }));
+  const server = await client.connect("raw", raw.target, options.connect);
+  await raw.next("notifications/initialized");
+  return { raw, client, server, logger };
+}
+
+/** A second, well-behaved server on the same Client: proves the client answers when the first is gone. */
+async function another(client: Client): Promise<ServerHandle> {
+  const raw = track(await startRawStdio());
+  raw.autoInitialize();
+  raw.handle("ping", () => ({}));
+  raw.handle("tools/list", () => ({ tools: [{ name: "ok", inputSchema: { type: "object" } }] }));
+  return client.connect("other", raw.target);
+}
+
+/** The pending tools/call the server sees, and the caller's outcome, never unhandled. */
+async function pendingCall(raw: RawStdioServer, server: ServerHandle, timeout?: number): Promise<{ id: number; outcome: Promise<unknown> }> {
+  const outcome = server.callTool("t", {}, timeout === undefined ? undefined : { timeout }).then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  const request = await raw.next("tools/call");
+  expect(typeof request.id).toBe("number");
+  return { id: request.id as number, outcome };
+}
+
+// A minimal legacy server in one `node -e`: it writes with fs.writeSync on fd 1, so that it can
+// write bytes that are not UTF-8 and close its stdout while it keeps running.
+const SCRIPT = String.raw`
+const fs = require("fs");
+const out = (o) => fs.writeSync(1, JSON.stringify(o) + "\n");
+let rest = "";
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (chunk) => {
+  rest += chunk;
+  let nl;
+  while ((nl = rest.indexOf("\n")) !== -1) {
+    const line = rest.slice(0, nl);
+    rest = rest.slice(nl + 1);
+    let m;
+    try { m = JSON.parse(line); } catch { continue; }
+    if (m.method === "server/discover") out({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } });
+    else if (m.method === "initialize") out({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "s", version: "0" } } });
+    else if (m.method === "ping") out({ jsonrpc: "2.0", id: m.id, result: {} });
+    else if (m.method === "tools/call" && m.params.name === "invalid-utf8") {
+      fs.writeSync(1, Buffer.from([0xff, 0xfe, 0x80, 0x0a]));
+      fs.writeSync(1, Buffer.concat([
+        Buffer.from('{"jsonrpc":"2.0","id":' + m.id + ',"result":{"content":[{"type":"text","text":"a'),
+        Buffer.from([0xff, 0xc3]),
+        Buffer.from('b"}]}}\n'),
+      ]));
+    } else if (m.method === "tools/call" && m.params.name === "close-stdout") fs.closeSync(1);
+  }
+});
+process.stdin.on("end", () => process.exit(0));
+`;
+
+const scripted = { command: process.execPath, args: ["-e", SCRIPT] };
+
+describe("responses the client did not ask for", () => {
+  it("drops responses to ids never sent, and counts them", async () => {
+    const { raw, server } = await setup();
+    await raw.send({ jsonrpc: "2.0", id: 999_999, result: {} });
+    await raw.send({ jsonrpc: "2.0", id: "never-sent", result: {} });
+    await raw.send({ jsonrpc: "2.0", id: -1, error: { code: -32603, message: "x" } });
+    await server.ping();
+    expect(server.stats()).toMatchObject({ staleResponses: 3, invalidMessages: 0 });
+  });
+
+  it("takes the first of duplicate responses and counts the second", async () => {
+    const { raw, server } = await setup();
+    const { id, outcome } = await pendingCall(raw, server);
+    await raw.send({ jsonrpc: "2.0", id, result: textResult("first") });
+    await raw.send({ jsonrpc: "2.0", id, result: textResult("second") });
+    expect(await outcome).toEqual({ value: textResult("first") });
+    await server.ping();
+    expect(server.stats()).toMatchObject({ staleResponses: 1, invalidMessages: 0 });
+  });
+
+  it("refuses a response with both a result and an error as a protocol error", async () => {
+    const { raw, server } = await setup();
+    const { id, outcome } = await pendingCall(raw, server);
+    await raw.send({ jsonrpc: "2.0", id, result: textResult("r"), error: { code: 1, message: "e" } });
+    expect(await outcome).toMatchObject({
+      error: { kind: "protocol", serverId: "raw", message: expect.stringMatching(/^the response to tools\/call is malformed: it needs exactly one of "result" or a valid "error"/) },
+    });
+    await server.ping();
+  });
+
+  it("drops a response whose id is an object as stale, and answers a request whose id is one as invalid", async () => {
+    const { raw, server } = await setup();
+    const { id, outcome } = await pendingCall(raw, server);
+    await raw.send({ jsonrpc: "2.0", id: { id }, result: textResult("object id") });
+    await raw.send({ jsonrpc: "2.0", id: { toString: 1 }, method: "ping" });
+    const refusal = await raw.next((m) => m.id === null && "error" in m);
+    expect(refusal.error).toMatchObject({ code: -32600 });
+    await raw.send({ jsonrpc: "2.0", id, result: textResult("real") });
+    expect(await outcome).toEqual({ value: textResult("real") });
+    await server.ping();
+    expect(server.stats()).toMatchObject({ staleResponses: 1, invalidMessages: 1 });
+  });
+});
+
+describe("lines no parser should have to take", () => {
+  it("ends the connection at maxMessageBytes on a 100 MB line, memory bounded, and the client answers on", async () => {
+    const { raw, client, server } = await setup({ connect: { maxMessageBytes: MB } });
+    const memory = sampleMemory();
+    const { id, outcome } = await pendingCall(raw, server);
+    void raw.sendBig({ id, bytes: 100 * MB });
+    expect(await outcome).toMatchObject({ error: { kind: "transport", serverId: "raw", message: expect.stringContaining("a message exceeded maxMessageBytes (1048576 bytes)") } });
+    expect(await server.closed).toMatchObject({ kind: "transport" });
+    const peak = memory.stop();
+    expect(peak.rss / MB).toBeLessThan(64);
+    await (await another(client)).ping();
+  });
+
+  it("does the same at the default 64 MiB", async () => {
+    const { raw, client, server } = await setup();
+    const memory = sampleMemory();
+    const { id, outcome } = await pendingCall(raw, server);
+    void raw.sendBig({ id, bytes: 100 * MB });
+    expect(await outcome).toMatchObject({ error: { kind: "transport", message: expect.stringContaining("a message exceeded maxMessageBytes (67108864 bytes)") } });
+    const peak = memory.stop();
+    // What was held of the line before it crossed the bound, and no more.
+    expect(peak.rss / MB).toBeLessThan(128);
+    await (await another(client)).ping();
+  }, 15_000);
+
+  it("takes JSON nested 100 000 levels deep without a RangeError escaping", async () => {
+    const { raw, server } = await setup();
+    const depth = 100_000;
+    // Alone on its line: a batch whose member is a batch, refused as invalid.
+    await raw.sendRaw(`${"[".repeat(depth)}${"]".repeat(depth)}\n`);
+    const refusal = await raw.next((m) => m.id === null && "error" in m);
+    expect(refusal.error).toMatchObject({ code: -32600 });
+    // As the result of a pending call, deep in a field the client does not check.
+    const { id, outcome } = await pendingCall(raw, server);
+    const deep = `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+    await raw.sendRaw(`{"jsonrpc":"2.0","id":${id},"result":{"content":[],"_meta":{"deep":${deep}}}}\n`);
+    const settled = (await outcome) as { value?: { content: unknown[] }; error?: ClientError };
+    expect(settled.error).toBeUndefined();
+    expect(settled.value?.content).toEqual([]);
+    expect(server.stats()).toMatchObject({ invalidMessages: 1, staleResponses: 0 });
+    await server.ping();
+    expect(server.state).toBe("ready");
+  });
+
+  it("refuses a line with a NUL inside as not JSON, and the call is still answered", async () => {
+    const { raw, server, logger } = await setup();
+    const { id, outcome } = await pendingCall(raw, server);
+    await raw.sendRaw(`{"jsonrpc":"2.0","id":${id},"result":{"content":[{"type":"text","text":"a\u0000b"}]}}\n`);
+    const refusal = await raw.next((m) => m.id === null && "error" in m);
+    expect(refusal.error).toMatchObject({ code: -32700 });
+    expect(logger.warnings("not JSON")).toHaveLength(1);
+    await raw.send({ jsonrpc: "2.0", id, result: textResult("after the NUL") });
+    expect(await outcome).toEqual({ value: textResult("after the NUL") });
+    expect(server.stats()).toMatchObject({ invalidMessages: 1, staleResponses: 0 });
+  });
+
+  it("reads invalid UTF-8 as U+FFFD: a line of it is not JSON, inside a string it is replaced", async () => {
+    const client = track(new Client({ name: "h", version: "0", logger: capturingLogger() }));
+    const server = await client.connect("bytes", scripted);
+    const result = await server.callTool("invalid-utf8");
+    expect(server.stats()).toMatchObject({ invalidMessages: 1 });
+    // 0xff is no UTF-8 at all; 0xc3 starts a sequence that "b" does not continue.
+    expect(result.content).toEqual([{ type: "text", text: "a\uFFFD\uFFFDb" }]);
+    await server.ping();
+  });
+});
+
+describe("servers that say too little", () => {
+  it("times connect out within connectTimeout when the server writes nothing", async () => {
+    const raw = track(await startRawStdio());
+    const client = track(new Client({ name: "h", version: "0", logger: capturingLogger() }));
+    const started = performance.now();
+    const error = await client.connect("mute", raw.target, { connectTimeout: 400, probeTimeout: 200 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "timeout", serverId: "mute", message: expect.stringContaining("connecting timed out after 400 ms") });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(client.server("mute")).toBeUndefined();
+    await (await another(client)).ping();
+  });
+
+  it("times a call out on half a message then silence; the line's end is garbage, then it answers", async () => {
+    const { raw, server } = await setup();
+    const { id, outcome } = await pendingCall(raw, server, 300);
+    await raw.sendRaw(`{"jsonrpc":"2.0","id":${id},"result":{"content":[{"type":"te`);
+    expect(await outcome).toMatchObject({ error: { kind: "timeout", serverId: "raw" } });
+    expect(server.state).toBe("ready");
+    await raw.sendRaw("\n");
+    const refusal = await raw.next((m) => m.id === null && "error" in m);
+    expect(refusal.error).toMatchObject({ code: -32700 });
+    await server.ping();
+    expect(server.stats()).toMatchObject({ invalidMessages: 1 });
+  });
+
+  it("fails the connect with transport and the exit code on an exit during initialize", async () => {
+    const raw = track(await startRawStdio());
+    raw.autoInitialize();
+    raw.handle("initialize", () => {
+      void raw.exit(3);
+      return undefined;
+    });
+    const client = track(new Client({ name: "h", version: "0", logger: capturingLogger() }));
+    const error = await client.connect("dies", raw.target).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "transport", serverId: "dies", message: expect.stringContaining("exited with code 3") });
+    expect(client.server("dies")).toBeUndefined();
+    await (await another(client)).ping();
+  });
+});
+
+describe("servers that say too much", () => {
+  it("keeps a server request whose id collides with a pending request of the client apart from it", async () => {
+    const { raw, server } = await setup({ handler: { listRoots: () => ({ roots: [] }) } });
+    const { id, outcome } = await pendingCall(raw, server);
+    await raw.send({ jsonrpc: "2.0", id, method: "ping" });
+    expect(await raw.next((m) => m.id === id && "result" in m)).toEqual({ jsonrpc: "2.0", id, result: {} });
+    await raw.send({ jsonrpc: "2.0", id, method: "roots/list" });
+    expect(await raw.next((m) => m.id === id && "result" in m)).toEqual({ jsonrpc: "2.0", id, result: { roots: [] } });
+    await raw.send({ jsonrpc: "2.0", id, result: textResult("mine") });
+    expect(await outcome).toEqual({ value: textResult("mine") });
+    await server.ping();
+    expect(server.stats()).toMatchObject({ staleResponses: 0, invalidMessages: 0 });
+  });
+
+  it("takes a 10 MB initialize result", async () => {
+    const raw = track(await startRawStdio());
+    const instructions = "i".repeat(10 * MB);
+    raw.autoInitialize({ instructions });
+    raw.handle("ping", () => ({}));
+    const client = track(new Client({ name: "h", version: "0", logger: capturingLogger() }));
+    const server = await client.connect("big-init", raw.target);
+    expect(server.state).toBe("ready");
+    expect(typeof server.instructions).toBe("string");
+    await server.ping();
+  });
+
+  it("lists 100 000 tools in one page, in bounded time", async () => {
+    const { raw, server } = await setup();
+    const count = 100_000;
+    const tools = Array.from({ length: count }, (_, i) => ({ name: `tool_${i}`, inputSchema: { type: "object" } }));
+    raw.handle("tools/list", () => ({ tools }));
+    const started = performance.now();
+    const listed = await server.listTools();
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(listed).toHaveLength(count);
+    expect(listed[count - 1]?.name).toBe(`tool_${count - 1}`);
+    await server.ping();
+  });
+
+  it("gives a list_changed storm to the hooks as far as the queue allows, counts the rest, memory bounded", async () => {
+    const count = 100_000;
+    const queued = 1000; // maxQueuedNotifications' default
+    const release = deferred<void>();
+    let seen = 0;
+    // The first hook blocks: what reaches the hooks is then the one running and the queue's bound.
+    const { raw, client, server, logger } = await setup({
+      handler: {
+        handleNotification: async (method) => {
+          if (method === "notifications/tools/list_changed") seen += 1;
+          await release.promise;
+        },
+      },
+    });
+    const memory = sampleMemory();
+    expect((await raw.flood({ count, method: "notifications/tools/list_changed", notify: true })).ok).toBe(true);
+    await server.ping();
+    const peak = memory.stop();
+    expect(client.droppedNotifications).toBe(count - queued - 1);
+    // Logged at the 1st drop and every 1000th.
+    expect(logger.warnings("notification queue full")).toHaveLength(1 + Math.floor((count - queued - 1) / 1000));
+    expect(peak.heapUsed / MB).toBeLessThan(64);
+    release.resolve();
+    await client.notificationsSettled();
+    expect(seen).toBe(queued + 1);
+    expect(server.stats()).toMatchObject({ invalidMessages: 0, staleResponses: 0 });
+    await server.ping();
+  });
+});
+
+describe("stdout closed while the process runs", () => {
+  it("ends the connection with transport, failing the pending call long before its timeout", async () => {
+    const client = track(new Client({ name: "h", version: "0", logger: capturingLogger() }));
+    const server = await client.connect("closes", scripted);
+    const started = performance.now();
+    const error = await server.callTool("close-stdout", {}, { timeout: 20_000 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "transport", serverId: "closes", message: expect.stringContaining("the server closed its stdout but is still running") });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(await server.closed).toMatchObject({ kind: "transport" });
+    await (await another(client)).ping();
+  });
+});
