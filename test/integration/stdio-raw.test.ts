@@ -322,8 +322,8 @@ describe("the stdio transport", () => {
     expect(error).toMatchObject({ kind: "transport", serverId: "raw" });
     expect((error as Error).message).toContain("maxMessageBytes");
     await raw.exited;
-    // The connection broke: it is closing until nothing of the server is left.
-    expect(["closing", "closed"]).toContain(server.state);
+    // The connection broke: it is closing until nothing of the server is left, then failed.
+    expect(["closing", "failed"]).toContain(server.state);
     await expect(server.callTool("again")).rejects.toMatchObject({ kind: "closed" });
     expect(await server.closed).toMatchObject({ kind: "transport" });
     expect(server.state).toBe("failed");
