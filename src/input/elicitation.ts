@@ -89,8 +89,16 @@ export interface VettedUrl {
   originMismatch: boolean;
 }
 
+/**
+ * The longest URL a person is asked to visit (characters, before and after parsing). Browsers
+ * take longer ones, but no person reads them: a URL that long hides where it leads.
+ */
+export const MAX_URL_LENGTH = 8 * 1024;
+
 export function vetUrl(raw: unknown, serverOrigin: string | undefined): Verdict<VettedUrl> {
   if (typeof raw !== "string") return refuse(INVALID_PARAMS, "url must be a string");
+  // Checked before parsing: the parser's work is linear, but a megabyte is nobody's link.
+  if (raw.length > MAX_URL_LENGTH) return refuse(INVALID_PARAMS, `url must be at most ${MAX_URL_LENGTH} characters (it has ${raw.length})`);
   let url: URL;
   try {
     url = new URL(raw);
@@ -100,6 +108,8 @@ export function vetUrl(raw: unknown, serverOrigin: string | undefined): Verdict<
   // https is a special scheme: the URL parser refuses one without a host, so a host there is.
   if (url.protocol !== "https:") return refuse(INVALID_PARAMS, `url must use https, not ${url.protocol}`);
   if (url.username !== "" || url.password !== "") return refuse(INVALID_PARAMS, "url must not carry a user name or password");
+  // Percent-encoding on parsing can make a URL longer than what was sent.
+  if (url.href.length > MAX_URL_LENGTH) return refuse(INVALID_PARAMS, `url must be at most ${MAX_URL_LENGTH} characters once parsed`);
   return pass({
     url: url.href,
     host: url.host,
