@@ -9,5 +9,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Two cores: more workers only queue on the child processes.
     maxWorkers: 2,
+    // The README's Safety table is what the hostile battery's run proves (see the reporter).
+    reporters: ["default", "./test/hostile/safety-reporter.ts"],
   },
 });

@@ -82,6 +82,7 @@ export class Client {
       maxServerRequests: this.options.maxServerRequests,
       deliver: (method, params, ctx) => this.deliver(method, params, ctx),
       deliverLog: (gate, params, ctx) => this.deliverLog(gate, params, ctx),
+      droppedFrom: (ctx) => this.queue.droppedFrom(ctx),
     };
   }
 
@@ -292,7 +293,7 @@ export class Client {
     this.queue.push(async () => {
       if (handler?.handleNotification !== undefined) await this.guard(() => handler.handleNotification!(method, params, ctx));
       await this.toListeners({ serverId: ctx.serverId, method, params });
-    });
+    }, ctx);
   }
 
   private deliverLog(gate: LogGate, params: Record<string, unknown>, ctx: NotificationContext): void {
@@ -302,7 +303,7 @@ export class Client {
     this.queue.push(async () => {
       if (handler?.handleLog !== undefined) await this.guard(() => handler.handleLog!(entry.level, entry, ctx));
       await this.toListeners({ serverId: ctx.serverId, method: "notifications/message", params: { ...entry } });
-    });
+    }, ctx);
   }
 
   private async toListeners(notification: ServerNotification): Promise<void> {

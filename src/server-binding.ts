@@ -26,12 +26,15 @@ export interface ClientSide {
   readonly maxServerRequests: number;
   deliver(method: string, params: Record<string, unknown>, ctx: NotificationContext): void;
   deliverLog(gate: LogGate, params: Record<string, unknown>, ctx: NotificationContext): void;
+  /** Notifications of the server whose context is `ctx` that the full queue dropped. */
+  droppedFrom(ctx: NotificationContext): number;
 }
 
 /** What a server handle reads of its binding: the counters of `stats()`, and the origin URLs are judged by. */
 export interface InputCounters {
   readonly origin: string | undefined;
   readonly logsDropped: number;
+  readonly notificationsDropped: number;
   readonly inputsOverBudget: number;
   readonly busyRefusals: number;
   readonly handlerOverruns: number;
@@ -55,6 +58,11 @@ export class ServerBinding implements ConnectionHooks, InputCounters {
 
   get logsDropped(): number {
     return this.logs.dropped;
+  }
+
+  /** The context is made with the first notification, and is the queue's key for this server. */
+  get notificationsDropped(): number {
+    return this.notificationContext === undefined ? 0 : this.client.droppedFrom(this.notificationContext);
   }
 
   get inputsOverBudget(): number {

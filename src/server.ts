@@ -57,6 +57,11 @@ export interface ServerStats {
   strayProgress: number;
   /** Log entries dropped over the log rate limit. */
   logsDropped: number;
+  /**
+   * This server's notifications (log entries included) dropped because the hooks' queue was
+   * full: when it is, the server holding the most places loses its newest.
+   */
+  notificationsDropped: number;
   /** Input requests refused over the input rate limit. */
   inputsOverBudget: number;
   /** Server requests refused because `maxServerRequests` already ran. */
@@ -96,7 +101,7 @@ export interface CacheableList<T> {
 /** Options of list calls, which are never "calls" in the handler's sense. */
 export type ListOptions = Omit<CallOptions, "assigns" | "onProgress" | "resetTimeoutOnProgress">;
 
-const ZERO_STATS: ServerStats = Object.freeze({ staleResponses: 0, invalidMessages: 0, strayProgress: 0, logsDropped: 0, inputsOverBudget: 0, busyRefusals: 0, handlerOverruns: 0 });
+const ZERO_STATS: ServerStats = Object.freeze({ staleResponses: 0, invalidMessages: 0, strayProgress: 0, logsDropped: 0, notificationsDropped: 0, inputsOverBudget: 0, busyRefusals: 0, handlerOverruns: 0 });
 const LISTEN_OPTION_KEYS: ReadonlySet<string> = new Set(["ackTimeout"]);
 const READY_OPTION_KEYS: ReadonlySet<string> = new Set(["timeout", "signal"]);
 const AWAIT_OPTION_KEYS: ReadonlySet<string> = new Set(["signal", "timeout", "assigns", "onStatus"]);
@@ -534,8 +539,8 @@ export class ServerHandle implements CheckContext {
   stats(): ServerStats {
     if (this.life.state === "idle") return { ...ZERO_STATS };
     const peer = this.connection.peer.stats;
-    const { logsDropped, inputsOverBudget, busyRefusals, handlerOverruns } = this.counters;
-    return { ...peer, logsDropped, inputsOverBudget, busyRefusals, handlerOverruns };
+    const { logsDropped, notificationsDropped, inputsOverBudget, busyRefusals, handlerOverruns } = this.counters;
+    return { ...peer, logsDropped, notificationsDropped, inputsOverBudget, busyRefusals, handlerOverruns };
   }
 
   /** The Handler's roots changed (the client's `rootsChanged`): the server hears of it if its era has a way. */

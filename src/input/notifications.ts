@@ -10,7 +10,8 @@
  * `onNotification` subscribers): jobs one at a time in arrival order, each awaited before the
  * next, never on the connection's path. A job that throws is logged and skipped. Beyond `max`
  * waiting jobs, new ones are dropped and counted: a flooding server costs a bounded amount of
- * memory.
+ * memory. The queue is one, the servers many: when it is full, the server holding the most
+ * loses its newest, so that one server's flood never drops another's notifications.
  */
 import { LOGGING_LEVELS, type LogParams, type LoggingLevel } from "../protocol/types/index.js";
 import { safeText, safeValue } from "../util/sanitize.js";
@@ -44,11 +45,28 @@ export function sanitizeLog(params: Record<string, unknown>): LogParams {
 
 type Job = () => unknown;
 
+/** A queued job and the server it came from (`undefined` once it ran or was dropped). */
+interface Entry {
+  job: Job;
+  source: unknown;
+}
+
+/** One server's jobs in the queue, oldest first, by their place in it (absolute positions). */
+interface Holding {
+  places: number[];
+  head: number;
+  dropped: number;
+}
+
 export class NotificationQueue {
-  private readonly jobs: (Job | undefined)[] = [];
+  private readonly jobs: (Entry | undefined)[] = [];
+  /** The absolute position of `jobs[0]`: positions stay valid when the array is compacted. */
+  private base = 0;
   private head = 0;
   private running = false;
   private idleWaiters: (() => void)[] = [];
+  private readonly holdings = new Map<unknown, Holding>();
+  private waitingCount = 0;
   /** Jobs dropped because the queue was full. */
   dropped = 0;
 
@@ -58,19 +76,38 @@ export class NotificationQueue {
   ) {}
 
   get waiting(): number {
-    return this.jobs.length - this.head;
+    return this.waitingCount;
   }
 
-  /** Queues a job; false when the queue is full and the job was dropped. */
-  push(job: Job): boolean {
-    if (this.waiting >= this.max) {
-      this.dropped += 1;
-      if (this.dropped === 1 || this.dropped % 1000 === 0) {
-        this.logger.warn(`notification queue full: ${this.dropped} notification(s) dropped so far`);
+  /** Jobs of `source` dropped since the queue began. */
+  droppedFrom(source: unknown): number {
+    return this.holdings.get(source)?.dropped ?? 0;
+  }
+
+  /**
+   * Queues a job of `source` (any key: the client gives each server's binding its own); false
+   * when the job was dropped. When the queue is full, the newest
+   * job of the server that holds the most is the one dropped, unless that is `source` itself:
+   * a server that floods loses its own notifications, never another server's.
+   */
+  push(job: Job, source?: unknown): boolean {
+    let holding = this.holdings.get(source);
+    if (holding === undefined) this.holdings.set(source, (holding = { places: [], head: 0, dropped: 0 }));
+    if (this.waitingCount >= this.max) {
+      const heaviest = this.heaviest();
+      const held = (h: Holding): number => h.places.length - h.head;
+      if (heaviest === undefined || heaviest === holding || held(heaviest) <= held(holding)) {
+        this.drop(holding);
+        return false;
       }
-      return false;
+      const place = heaviest.places.pop()!;
+      this.jobs[place - this.base] = undefined;
+      this.waitingCount -= 1;
+      this.drop(heaviest);
     }
-    this.jobs.push(job);
+    holding.places.push(this.base + this.jobs.length);
+    this.jobs.push({ job, source });
+    this.waitingCount += 1;
     if (!this.running) {
       this.running = true;
       // Start after the current message has been dispatched: hooks never run on the reading path.
@@ -81,26 +118,55 @@ export class NotificationQueue {
 
   /** Resolves once every queued job has run. */
   idle(): Promise<void> {
-    if (!this.running && this.waiting === 0) return Promise.resolve();
+    if (!this.running && this.waitingCount === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private heaviest(): Holding | undefined {
+    let most: Holding | undefined;
+    for (const holding of this.holdings.values()) {
+      if (most === undefined || holding.places.length - holding.head > most.places.length - most.head) most = holding;
+    }
+    return most;
+  }
+
+  private drop(holding: Holding): void {
+    holding.dropped += 1;
+    this.dropped += 1;
+    // The 1st, 10th, 100th, …: a flood of drops is not a flood of warnings.
+    if (isPowerOfTen(this.dropped)) this.logger.warn(`notification queue full: ${this.dropped} notification(s) dropped so far`);
   }
 
   private async drain(): Promise<void> {
     while (this.head < this.jobs.length) {
-      const job = this.jobs[this.head]!;
+      const entry = this.jobs[this.head];
       // A finished job lets go of what it holds (a notification's params) at once.
       this.jobs[this.head] = undefined;
       this.head += 1;
       if (this.head > 1024 && this.head * 2 > this.jobs.length) {
         this.jobs.splice(0, this.head);
+        this.base += this.head;
         this.head = 0;
       }
+      // A dropped job left its place empty.
+      if (entry === undefined) continue;
+      this.waitingCount -= 1;
+      const holding = this.holdings.get(entry.source)!;
+      holding.head += 1;
+      if (holding.head === holding.places.length) {
+        holding.places.length = 0;
+        holding.head = 0;
+      } else if (holding.head > 1024 && holding.head * 2 > holding.places.length) {
+        holding.places.splice(0, holding.head);
+        holding.head = 0;
+      }
       try {
-        await job();
+        await entry.job();
       } catch (error) {
         this.logger.warn("a notification hook threw; skipped", { error });
       }
     }
+    this.base += this.jobs.length;
     this.jobs.length = 0;
     this.head = 0;
     this.running = false;
@@ -108,4 +174,9 @@ export class NotificationQueue {
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();
   }
+}
+
+function isPowerOfTen(n: number): boolean {
+  for (let p = 1; p <= n; p *= 10) if (p === n) return true;
+  return false;
 }

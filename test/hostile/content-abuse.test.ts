@@ -32,6 +32,7 @@ import {
 import { startRawStdio, type RawStdioServer, type RpcMessage } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";
 import { capturingLogger } from "../helpers/logger.js";
+import { safetyRow } from "./safety.js";
 
 async function setup(handler: Handler, options: Partial<ClientOptions> = {}, connect: Parameters<Client["connect"]>[2] = {}) {
   const raw = track(await startRawStdio());
@@ -71,7 +72,7 @@ describe("URL elicitation phishing forms", () => {
   const elicitUrl = (raw: RawStdioServer, url: unknown) =>
     ask(raw, "elicitation/create", { mode: "url", message: "Sign in", url, elicitationId: "e1" });
 
-  it.each([
+  it.for<[string, string, string]>([
     ["javascript:alert(1)", "javascript:alert(1)", "url must use https, not javascript:"],
     ["http://example.com", "http://example.com", "url must use https, not http:"],
     ["https://user:pass@example.com", "https://user:pass@example.com", "url must not carry a user name or password"],
@@ -81,37 +82,42 @@ describe("URL elicitation phishing forms", () => {
     ["a URL one character past the bound", `https://example.com/${"a".repeat(MAX_URL_LENGTH - 20 + 1)}`, `url must be at most ${MAX_URL_LENGTH} characters`],
     // Within the bound as sent, past it once the parser has percent-encoded the "<"s.
     ["a URL past the bound once parsed", `https://example.com/${"<".repeat(MAX_URL_LENGTH - 20)}`, "once parsed"],
-  ])("refuses %s with -32602 before the Handler runs", async (_label, url, message) => {
+  ])("refuses %s with -32602 before the Handler runs", async ([label, url, message], context) => {
     const seen: Seen[] = [];
     const { raw, server } = await setup(urlHandler(seen));
     const answer = await elicitUrl(raw, url);
     expect(answer.error).toMatchObject({ code: -32602, message: expect.stringContaining(message) });
     expect(seen).toEqual([]);
     await server.ping();
+    const shown = label.startsWith("a URL") ? label : `\`${label}\``;
+    safetyRow(context, { area: "Content abuse", tried: `URL elicitation of ${shown}`, over: "stdio", outcome: `refused with \`-32602\` before the Handler runs ("${message}")` });
   });
 
-  it("accepts https://good.com.evil.com/ but shows the host good.com.evil.com, an origin mismatch", async () => {
+  it("accepts https://good.com.evil.com/ but shows the host good.com.evil.com, an origin mismatch", async (context) => {
     const seen: Seen[] = [];
     const { raw } = await setup(urlHandler(seen), {}, { elicitation: { origin: "https://good.com" } });
     expect((await elicitUrl(raw, "https://good.com.evil.com/")).result).toEqual({ action: "decline" });
     expect(seen).toHaveLength(1);
     expect(seen[0]!.ctx).toMatchObject({ mode: "url", url: "https://good.com.evil.com/", host: "good.com.evil.com", idn: false, originMismatch: true });
+    safetyRow(context, {"area": "Content abuse", "tried": "URL elicitation of `https://good.com.evil.com/` from a server of `https://good.com`", "over": "stdio", "outcome": "reaches the Handler with `host` good.com.evil.com and `originMismatch` true, to show"});
   });
 
-  it("accepts a punycode lookalike with idn true", async () => {
+  it("accepts a punycode lookalike with idn true", async (context) => {
     const seen: Seen[] = [];
     const { raw } = await setup(urlHandler(seen));
     expect((await elicitUrl(raw, "https://xn--pple-43d.com/")).result).toEqual({ action: "decline" });
     expect(seen[0]!.ctx).toMatchObject({ mode: "url", url: "https://xn--pple-43d.com/", host: "xn--pple-43d.com", idn: true, originMismatch: true });
+    safetyRow(context, {"area": "Content abuse", "tried": "URL elicitation of a punycode lookalike (`xn--pple-43d.com`)", "over": "stdio", "outcome": "reaches the Handler with `idn` true and `originMismatch` true, to warn of"});
   });
 
-  it("resolves percent-encoded dot segments: the Handler sees the parsed href, not the server's text", async () => {
+  it("resolves percent-encoded dot segments: the Handler sees the parsed href, not the server's text", async (context) => {
     const seen: Seen[] = [];
     const { raw } = await setup(urlHandler(seen));
     expect((await elicitUrl(raw, "https://evil.com/%2e%2e/")).result).toEqual({ action: "decline" });
     expect(seen[0]!.ctx).toMatchObject({ mode: "url", url: "https://evil.com/", host: "evil.com", idn: false, originMismatch: true });
     // params are the server's own: ctx.url is what to show.
     expect((seen[0]!.params as ElicitUrlParams).url).toBe("https://evil.com/%2e%2e/");
+    safetyRow(context, {"area": "Content abuse", "tried": "URL elicitation with percent-encoded dot segments (`/%2e%2e/`)", "over": "stdio", "outcome": "`ctx.url` is the parsed href (`https://evil.com/`): what the Handler shows is where the browser goes"});
   });
 });
 
@@ -119,15 +125,16 @@ describe("sampling maxTokens", () => {
   const sampled: CreateMessageResult = { role: "assistant", content: { type: "text", text: "ok" }, model: "m" };
   const params = (maxTokens: unknown) => ({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens });
 
-  it("clamps 1e9 to the client's sampling.maxTokens: the Handler sees the bound", async () => {
+  it("clamps 1e9 to the client's sampling.maxTokens: the Handler sees the bound", async (context) => {
     const seen: CreateMessageParams[] = [];
     const { raw } = await setup({ handleSampling: (p) => (seen.push(p), sampled) }, { sampling: { allowIdle: true, maxTokens: 1000 } });
     expect((await ask(raw, "sampling/createMessage", params(1e9))).result).toMatchObject({ model: "m" });
     expect(seen).toHaveLength(1);
     expect(seen[0]!.maxTokens).toBe(1000);
+    safetyRow(context, {"area": "Content abuse", "tried": "sampling with `maxTokens` of 1e9", "over": "stdio", "outcome": "clamped to `sampling.maxTokens` (1 000 here) before the Handler sees it"});
   });
 
-  it.each([[-1], [1.5], ["100"]])("refuses maxTokens %j with -32602 before the Handler runs", async (maxTokens) => {
+  it.for([[-1], [1.5], ["100"]])("refuses maxTokens %j with -32602 before the Handler runs", async ([maxTokens], context) => {
     let calls = 0;
     const { raw, server } = await setup({ handleSampling: () => (calls++, sampled) }, { sampling: { allowIdle: true, maxTokens: 1000 } });
     expect((await ask(raw, "sampling/createMessage", params(maxTokens))).error).toMatchObject({
@@ -136,11 +143,12 @@ describe("sampling maxTokens", () => {
     });
     expect(calls).toBe(0);
     await server.ping();
+    safetyRow(context, { area: "Content abuse", tried: `sampling with \`maxTokens\` of ${JSON.stringify(maxTokens)}`, over: "stdio", outcome: "refused with `-32602` (\"maxTokens must be a positive integer\") before the Handler runs" });
   });
 });
 
 describe("roots answers", () => {
-  it("sends traversal resolved, and drops a remote host and a non-file URI", async () => {
+  it("sends traversal resolved, and drops a remote host and a non-file URI", async (context) => {
     const { raw, logger } = await setup({
       listRoots: () => ({
         roots: [{ uri: "file:///a/../etc", name: "t" }, { uri: "file://evil.com/share", name: "remote" }, { uri: "http://x", name: "web" }],
@@ -149,20 +157,22 @@ describe("roots answers", () => {
     // The URL parser resolves "..": what is sent is the normalised path, never a "..".
     expect((await ask(raw, "roots/list")).result).toEqual({ roots: [{ uri: "file:///etc", name: "t" }] });
     expect(logger.warnings("root was not shared")).toHaveLength(2);
+    safetyRow(context, {"area": "Content abuse", "tried": "roots answered with `file:///a/../etc`, `file://evil.com/share`, `http://x`", "over": "stdio", "outcome": "the traversal is sent resolved (`file:///etc`); the remote host and the non-file URI are dropped, each logged"});
   });
 });
 
 describe("escape, bidi and zero-width characters", () => {
-  it("cleans a log entry's data and logger before handleLog sees it", async () => {
+  it("cleans a log entry's data and logger before handleLog sees it", async (context) => {
     const logs: LogParams[] = [];
     const { raw, client, server } = await setup({ handleLog: (_level, params) => void logs.push(params) });
     await raw.send({ jsonrpc: "2.0", method: "notifications/message", params: { level: "warning", logger: NASTY, data: { [NASTY]: NASTY, list: [NASTY] } } });
     await server.ping();
     await client.notificationsSettled();
     expect(logs).toEqual([{ level: "warning", logger: CLEAN, data: { [CLEAN]: CLEAN, list: [CLEAN] } }]);
+    safetyRow(context, {"area": "Content abuse", "tried": "escape, bidi and zero-width characters in a log entry's `logger`, `data` keys and values", "over": "stdio", "outcome": "`handleLog` gets them cleaned"});
   });
 
-  it("leaves an elicitation's message and field titles as sent: the host's sanitize cleans them", async () => {
+  it("leaves an elicitation's message and field titles as sent: the host's sanitize cleans them", async (context) => {
     const seen: ElicitFormParams[] = [];
     const { raw } = await setup({ handleElicitation: (p) => (seen.push(p as ElicitFormParams), { action: "decline" }) });
     const requestedSchema = { type: "object", properties: { name: { type: "string", title: NASTY, description: NASTY } } };
@@ -174,5 +184,6 @@ describe("escape, bidi and zero-width characters", () => {
     expect(field.title).toBe(NASTY);
     expect(field.description).toBe(NASTY);
     expect([params.message, field.title, field.description].map((text) => sanitize(text))).toEqual([CLEAN, CLEAN, CLEAN]);
+    safetyRow(context, {"area": "Content abuse", "tried": "escape, bidi and zero-width characters in an elicitation's message and a field's title and description", "over": "stdio", "outcome": "the Handler gets them as sent (bounded in length); `sanitize` cleans each"});
   });
 });

@@ -7,7 +7,8 @@
 // MCP on /mcp: initialize, ping, notifications (202), the GET stream, and the answers to the
 // flood: counted and accepted (202) while reading, held unanswered (the socket open, no reply)
 // while not. Control on /control, JSON in and out:
-//   POST /control/flood   {count, method, prefix}  resolves once all were written to the stream
+//   POST /control/flood   {count, method, prefix,  resolves once all were written to the stream
+//                          params, notify}          (notify: notifications, without ids)
 //   POST /control/reading {on}                      on: answers every held POST with 202
 //   GET  /control/tally?atLeast=N&timeoutMs=T       the counts once N answers came (or at T),
 //                                                   and how many POSTs are held unanswered
@@ -62,7 +63,7 @@ function mcp(body, res) {
   }
   if (typeof message.method === "string" && message.id !== undefined) {
     if (message.method === "initialize") {
-      const result = { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "flood-http", version: "0" } };
+      const result = { protocolVersion: "2025-11-25", capabilities: { tools: {}, logging: {}, resources: { subscribe: true } }, serverInfo: { name: "flood-http", version: "0" } };
       return end(res, 200, { jsonrpc: "2.0", id: message.id, result }, { "mcp-session-id": "flood-session" });
     }
     if (message.method === "ping") return end(res, 200, { jsonrpc: "2.0", id: message.id, result: {} });
@@ -118,7 +119,7 @@ async function control(url, body, res) {
       if (stream === undefined) await new Promise((resolve) => streamWaiters.push(resolve));
       return end(res, 200, {});
     case "/control/flood":
-      return end(res, 200, await flood(Number(args.count), String(args.method ?? "ping"), String(args.prefix ?? "flood-")));
+      return end(res, 200, await flood(Number(args.count), String(args.method ?? "ping"), String(args.prefix ?? "flood-"), args.params, args.notify === true));
     case "/control/reading":
       reading = args.on === true;
       if (reading) {
@@ -155,15 +156,23 @@ async function control(url, body, res) {
   }
 }
 
-/** Writes `count` requests on the stream, 1 024 events to a write, as fast as the client reads. */
-async function flood(count, method, prefix) {
+/**
+ * Writes `count` requests (or notifications) on the stream, 1 024 events to a write, as fast as
+ * the client reads.
+ * @param {number} count @param {string} method @param {string} prefix @param {unknown} params @param {boolean} notify
+ */
+async function flood(count, method, prefix, params, notify) {
+  const tail = params === undefined ? "" : `,"params":${JSON.stringify(params)}`;
   const target = stream;
   if (target === undefined) return { ok: false, error: "no stream" };
   let written = 0;
   while (written < count) {
     let chunk = "";
     const end = Math.min(count, written + 1024);
-    for (let i = written; i < end; i++) chunk += `data: {"jsonrpc":"2.0","id":${JSON.stringify(prefix + i)},"method":${JSON.stringify(method)}}\n\n`;
+    for (let i = written; i < end; i++) {
+      const id = notify ? "" : `"id":${JSON.stringify(prefix + i)},`;
+      chunk += `data: {"jsonrpc":"2.0",${id}"method":${JSON.stringify(method)}${tail}}\n\n`;
+    }
     written = end;
     if (!target.write(chunk)) await drained(target);
     if (target.destroyed) return { ok: false, written };

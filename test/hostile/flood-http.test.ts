@@ -10,6 +10,7 @@ import { startRawStdio } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";
 import { startFloodHttp, type FloodHttpServer } from "./flood-http.js";
 import { countingLogger, MB, probeLatency, sampleMemory, slowestOf, type CountingLogger } from "./probe.js";
+import { count, safetyRow } from "./safety.js";
 
 /** Generous: a call on a quiet server takes a few ms; a stalled event loop takes seconds. */
 const LATENCY_BOUND_MS = 2_000;
@@ -39,7 +40,7 @@ async function setup(backend: "node:http" | "fetch", handler: Handler, options: 
 }
 
 describe.each(["node:http", "fetch"] as const)("a flood of pings over HTTP (%s)", (backend) => {
-  it("whose answers the server holds: 64 on their way, the streams not read, none lost once it takes them", async () => {
+  it("whose answers the server holds: 64 on their way, the streams not read, none lost once it takes them", async (context) => {
     const { srv, flooder, quiet, logger } = await setup(backend, { listRoots: () => ({ roots: [] }) });
     await srv.reading(false);
     const memory = sampleMemory();
@@ -56,11 +57,17 @@ describe.each(["node:http", "fetch"] as const)("a flood of pings over HTTP (%s)"
     expect(stalled.heapUsed / MB).toBeLessThan(200);
     expect(slowest).toBeLessThan(LATENCY_BOUND_MS);
     await flooder.ping();
+    safetyRow(context, {
+      area: "Floods",
+      tried: `${count(COUNT)} \`ping\` requests on the GET stream, the POSTs of the answers held unanswered`,
+      over: "Streamable HTTP (node:http and fetch)",
+      outcome: `${IN_FLIGHT} answers on their way at once, the server's streams not read while more wait; once it takes them, all ${count(COUNT)} arrive, none lost, nothing logged; heap < 200 MiB; another server's calls < ${count(LATENCY_BOUND_MS)} ms`,
+    });
   });
 });
 
 describe("a flood of roots/list over HTTP whose answers are taken", () => {
-  it("answers every one, calling the Handler only within inputRateLimit", async () => {
+  it("answers every one, calling the Handler only within inputRateLimit", async (context) => {
     let calls = 0;
     const handler: Handler = {
       listRoots: () => {
@@ -85,5 +92,11 @@ describe("a flood of roots/list over HTTP whose answers are taken", () => {
     expect(logger.warnings, logger.firstWarnings.join("\n")).toBeLessThanOrEqual(4);
     expect(peak.heapUsed / MB).toBeLessThan(200);
     expect(probe.slowest).toBeLessThan(LATENCY_BOUND_MS);
+    safetyRow(context, {
+      area: "Floods",
+      tried: `${count(COUNT)} \`roots/list\` requests on the GET stream against an \`inputRateLimit\` burst of 20`,
+      over: "Streamable HTTP",
+      outcome: `every one answered; the Handler runs at most 20 times, the rest answered \`-32000\` and counted; at most 4 warnings; heap < 200 MiB; another server's calls < ${count(LATENCY_BOUND_MS)} ms`,
+    });
   });
 });

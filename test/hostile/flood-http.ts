@@ -11,6 +11,8 @@ export interface FloodHttpServer {
   streamOpen(): Promise<void>;
   /** Writes `count` requests on the GET stream; resolves once all were written. */
   flood(count: number, method?: string): Promise<{ ok: boolean; written: number }>;
+  /** Writes `count` notifications of `method` with `params` on the GET stream. */
+  floodNotifications(count: number, method: string, params: Record<string, unknown>): Promise<{ ok: boolean; written: number }>;
   /** Whether the server answers the client's POSTs of answers (while not, it holds them). */
   reading(on: boolean): Promise<void>;
   /** The counts once `atLeast` answers came, or what came within `timeoutMs`; `held`: POSTs unanswered. */
@@ -38,6 +40,7 @@ export async function startFloodHttp(): Promise<FloodHttpServer> {
     url: `${base}/mcp`,
     streamOpen: () => control<unknown>("stream").then(() => {}),
     flood: (count, method = "ping") => control("flood", { count, method }),
+    floodNotifications: (count, method, params) => control("flood", { count, method, params, notify: true }),
     reading: (on) => control<unknown>("reading", { on }).then(() => {}),
     tallied: (atLeast, timeoutMs = 10_000) => control(`tally?atLeast=${atLeast}&timeoutMs=${timeoutMs}`),
     held: (atLeast, timeoutMs = 10_000) => control<{ held: number }>(`held?atLeast=${atLeast}&timeoutMs=${timeoutMs}`).then((r) => r.held),

@@ -11,6 +11,7 @@ import { Client, type Handler, type ServerHandle } from "../../src/index.js";
 import { deferred, startRawStdio, type RawStdioServer, type Tally } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";
 import { countingLogger, MB, probeLatency, sampleMemory, slowestOf, type CountingLogger } from "./probe.js";
+import { count as n, safetyRow } from "./safety.js";
 
 /** Generous: a call on a quiet server takes a few ms; a stalled event loop takes seconds. */
 const LATENCY_BOUND_MS = 2_000;
@@ -48,7 +49,7 @@ function tallyOf(raw: RawStdioServer, count: number): Promise<Tally> {
 }
 
 describe("a server that floods pings and does not read the answers", () => {
-  it("is not read either until it does: bounded memory, no answer lost, nothing logged, the other server answers", async () => {
+  it("is not read either until it does: bounded memory, no answer lost, nothing logged, the other server answers", async (context) => {
     const count = 300_000;
     const { raw, flooder, quiet, logger } = await setup({ listRoots: () => ({ roots: [] }) });
     await raw.stopReading();
@@ -72,13 +73,19 @@ describe("a server that floods pings and does not read the answers", () => {
     expect(slowest).toBeLessThan(LATENCY_BOUND_MS);
     await flooder.ping();
     expect(flooder.state).toBe("ready");
+    safetyRow(context, {
+      area: "Floods",
+      tried: `${n(count)} \`ping\` requests as fast as the pipe takes them, the answers not read`,
+      over: "stdio",
+      outcome: `the server is not read while 1 MiB of answers waits for it; once it reads, all ${n(count)} answers arrive, none lost, nothing logged; heap < 32 MiB; another server's calls < ${n(LATENCY_BOUND_MS)} ms`,
+    });
   });
 });
 
 describe("a flood of roots/list requests whose answers are read", () => {
   const count = 100_000;
 
-  it("runs at most maxServerRequests callbacks at once, and answers the rest busy", async () => {
+  it("runs at most maxServerRequests callbacks at once, and answers the rest busy", async (context) => {
     const release = deferred<void>();
     let calls = 0;
     let running = 0;
@@ -109,9 +116,15 @@ describe("a flood of roots/list requests whose answers are read", () => {
     expect(logger.warnings, logger.firstWarnings.join("\n")).toBe(5);
     expect(peak.heapUsed / MB).toBeLessThan(200);
     expect(probe.slowest).toBeLessThan(LATENCY_BOUND_MS);
+    safetyRow(context, {
+      area: "Floods",
+      tried: `${n(count)} \`roots/list\` requests while the Handler is busy, the answers read`,
+      over: "stdio",
+      outcome: `8 callbacks run (\`maxServerRequests\`), the other ${n(count - 8)} are answered \`-32000\` and counted (\`stats().busyRefusals\`), 5 warnings (the 1st, 10th, …); heap < 200 MiB; another server's calls < ${n(LATENCY_BOUND_MS)} ms`,
+    });
   });
 
-  it("calls the Handler only within inputRateLimit", async () => {
+  it("calls the Handler only within inputRateLimit", async (context) => {
     let calls = 0;
     const handler: Handler = {
       listRoots: () => {
@@ -137,11 +150,17 @@ describe("a flood of roots/list requests whose answers are read", () => {
     expect(logger.warnings, logger.firstWarnings.join("\n")).toBeLessThanOrEqual(5);
     expect(peak.heapUsed / MB).toBeLessThan(200);
     expect(probe.slowest).toBeLessThan(LATENCY_BOUND_MS);
+    safetyRow(context, {
+      area: "Floods",
+      tried: `${n(count)} \`roots/list\` requests against an \`inputRateLimit\` burst of 20`,
+      over: "stdio",
+      outcome: `the Handler runs at most 20 times; every other request is answered \`-32000\` and counted; at most 5 warnings; heap < 200 MiB; another server's calls < ${n(LATENCY_BOUND_MS)} ms`,
+    });
   });
 });
 
 describe("an answer that finds more than MAX_QUEUED_WRITE_BYTES waiting", () => {
-  it("ends the connection with a transport error naming the bound: it cannot be dropped", async () => {
+  it("ends the connection with a transport error naming the bound: it cannot be dropped", async (context) => {
     const { raw, flooder } = await setup({ listRoots: () => ({ roots: [] }) });
     await raw.stopReading();
     // The client's own calls fill what may wait (they alone never stop the reading)…
@@ -158,5 +177,11 @@ describe("an answer that finds more than MAX_QUEUED_WRITE_BYTES waiting", () => 
     const ended = await flooder.closed;
     expect(ended).toMatchObject({ kind: "transport", serverId: "flooder", message: expect.stringContaining("the server is not reading its input") });
     for (const call of calls) expect(await call).toMatchObject({ kind: "transport" });
+    safetyRow(context, {
+      area: "Floods",
+      tried: "a server that stops reading its input while the client has 8 MiB to send it",
+      over: "stdio",
+      outcome: "a new call fails with `transport` naming the 8 MiB bound; an answer the server then asks for, which cannot be dropped, ends the connection with `transport` (\"the server is not reading its input\")",
+    });
   });
 });

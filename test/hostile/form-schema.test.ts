@@ -1,5 +1,5 @@
 // Form elicitations too big for a person: 100 000 properties, 50 000 `required` names, names of
-// kilobytes, thousands of choices. Past FORM_BOUNDS each is refused before the Handler runs
+// kilobytes, thousands of choices, titles and descriptions of megabytes. Past FORM_BOUNDS each is refused before the Handler runs
 // (-32602 in the legacy era; input_refused with that code in the modern one), in time linear in
 // its size: a call to another server on the same Client keeps its latency meanwhile. At the
 // bounds themselves the form reaches the Handler.
@@ -8,10 +8,11 @@ import { Client, type ElicitResult, type Handler, type ServerHandle } from "../.
 import { FORM_BOUNDS } from "../../src/input/form-schema.js";
 import { startRawStdio, type RawStdioServer, type RpcMessage } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";
+import { safetyRow, type SafetyRow } from "./safety.js";
 import { countingLogger, probeLatency } from "./probe.js";
 
 /** The bounds, as documented: the tests below cross each. */
-const BOUNDS = { fields: 100, nameCharacters: 256, options: 1_000 };
+const BOUNDS = { fields: 100, nameCharacters: 256, options: 1_000, titleCharacters: 1_024, descriptionCharacters: 4_096 };
 /** Generous: a call on a quiet server takes a few ms; a stalled event loop takes seconds. */
 const LATENCY_BOUND_MS = 2_000;
 
@@ -70,6 +71,36 @@ const CASES: Array<{ name: string; over: Schema; message: string; at: Schema }> 
     message: 'requestedSchema property "many": 100000 choices; a field has at most 1000',
     at: form({ many: { type: "array", items: { type: "string", enum: choices(1_000) }, default: Array.from({ length: 50_000 }, (_, i) => `c${i % 1_000}`) } }),
   },
+  {
+    name: "a field title of 1 025 characters",
+    over: form({ f: { type: "string", title: "t".repeat(1_025) } }),
+    message: 'requestedSchema property "f": title must be at most 1024 characters (it has 1025)',
+    at: form({ f: { type: "string", title: "t".repeat(1_024) } }),
+  },
+  {
+    name: "a field description of 4 097 characters",
+    over: form({ f: { type: "string", description: "d".repeat(4_097) } }),
+    message: 'requestedSchema property "f": description must be at most 4096 characters (it has 4097)',
+    at: form({ f: { type: "string", description: "d".repeat(4_096) } }),
+  },
+  {
+    name: "100 fields, the last described in 1 MiB",
+    over: form(Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`f${i}`, { type: "string", description: "d".repeat(i === 99 ? 1024 * 1024 : 4_096) }]))),
+    message: 'requestedSchema property "f99": description must be at most 4096 characters (it has 1048576)',
+    at: form(Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`f${i}`, { type: "string", description: "d".repeat(4_096) }]))),
+  },
+  {
+    name: "a choice title of 1 025 characters",
+    over: form({ pick: { type: "string", oneOf: [{ const: "a", title: "t".repeat(1_025) }] } }),
+    message: 'requestedSchema property "pick": a choice\'s title must be at most 1024 characters (it has 1025)',
+    at: form({ pick: { type: "string", oneOf: [{ const: "a", title: "t".repeat(1_024) }] } }),
+  },
+  {
+    name: "1 000 enumNames, the last of 1 MiB",
+    over: form({ pick: { type: "string", enum: choices(1_000), enumNames: Array.from({ length: 1_000 }, (_, i) => "t".repeat(i === 999 ? 1024 * 1024 : 1_024)) } }),
+    message: 'requestedSchema property "pick": a choice\'s title must be at most 1024 characters (it has 1048576)',
+    at: form({ pick: { type: "string", enum: choices(1_000), enumNames: Array.from({ length: 1_000 }, () => "t".repeat(1_024)) } }),
+  },
 ];
 
 interface Setup {
@@ -103,6 +134,14 @@ async function setup(era: "legacy" | "modern"): Promise<Setup> {
 
 let nextId = 1;
 
+/** One row for both eras: the refusal is the same, only how it reaches the server differs. */
+const row = (name: string, message: string): SafetyRow => ({
+  area: "Content abuse",
+  tried: `a form schema of ${name}`,
+  over: "stdio, both eras",
+  outcome: `refused with \`-32602\` before the Handler runs (legacy: the answer; 2026-07-28: the call fails \`input_refused\`); another server's calls meanwhile < 2 000 ms: "${message.length > 120 ? `${message.slice(0, 120)}…` : message}"; the same form at the bound reaches the Handler`,
+});
+
 /** The legacy server asks; resolves with the client's answer. */
 async function elicit(raw: RawStdioServer, schema: Schema): Promise<RpcMessage> {
   const id = `e-${nextId++}`;
@@ -111,7 +150,7 @@ async function elicit(raw: RawStdioServer, schema: Schema): Promise<RpcMessage> 
 }
 
 describe("a legacy form elicitation past the bounds", () => {
-  it.each(CASES)("of $name is refused with -32602 before the Handler runs; at the bound it runs", async ({ over, message, at }) => {
+  it.for(CASES)("of $name is refused with -32602 before the Handler runs; at the bound it runs", async ({ name, over, message, at }, context) => {
     const { raw, quiet, forms } = await setup("legacy");
     const latency = probeLatency(() => quiet.callTool("t", {}));
     const refused = await elicit(raw, over);
@@ -121,11 +160,12 @@ describe("a legacy form elicitation past the bounds", () => {
     expect(probe.slowest).toBeLessThan(LATENCY_BOUND_MS);
     expect((await elicit(raw, at)).result).toEqual({ action: "decline" });
     expect(forms).toEqual([at]);
+    safetyRow(context, row(name, message));
   });
 });
 
 describe("a modern form input request past the bounds", () => {
-  it.each(CASES)("of $name ends the call with input_refused -32602 before the Handler runs; at the bound it runs", async ({ over, message, at }) => {
+  it.for(CASES)("of $name ends the call with input_refused -32602 before the Handler runs; at the bound it runs", async ({ name, over, message, at }, context) => {
     const { raw, flooded, quiet, forms } = await setup("modern");
     let schema = over;
     raw.handle("tools/call", (m) =>
@@ -142,5 +182,6 @@ describe("a modern form input request past the bounds", () => {
     schema = at;
     expect(await flooded.callTool("ask", {})).toMatchObject({ content: [{ text: "answered" }] });
     expect(forms).toEqual([at]);
+    safetyRow(context, row(name, message));
   });
 });

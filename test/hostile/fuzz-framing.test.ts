@@ -6,6 +6,7 @@
 // counterexample in its message, which vitest prints; `FUZZ_SEED=<seed>` replays a failed run.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { fuzzRow } from "./safety.js";
 import { LineFramer, LineTooLongError } from "../../src/transport/line-framer.js";
 
 const seed = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
@@ -56,7 +57,7 @@ function chunksOf(stream: Buffer, offsets: number[]): Buffer[] {
 }
 
 describe("fuzz: line framer", () => {
-  it("yields, for any chunking, exactly the lines of the whole stream, up to the first line past the bound, which it refuses", () => {
+  it("yields, for any chunking, exactly the lines of the whole stream, up to the first line past the bound, which it refuses", (context) => {
     fc.assert(
       fc.property(bytes, cuts, bound, (stream, offsets, max) => {
         const { complete, tail } = segmentsOf(stream);
@@ -91,9 +92,10 @@ describe("fuzz: line framer", () => {
       }),
       { numRuns: RUNS },
     );
+    fuzzRow(context, RUNS, "line framer", "yields, for any chunking, exactly the lines of the whole stream, up to the first line past the bound, which it refuses");
   });
 
-  it("yields the same lines fed byte by byte as fed whole, broken UTF-8 and NUL included", () => {
+  it("yields the same lines fed byte by byte as fed whole, broken UTF-8 and NUL included", (context) => {
     fc.assert(
       fc.property(bytes, (stream) => {
         const whole: string[] = [];
@@ -105,9 +107,10 @@ describe("fuzz: line framer", () => {
       }),
       { numRuns: RUNS },
     );
+    fuzzRow(context, RUNS, "line framer", "yields the same lines fed byte by byte as fed whole, broken UTF-8 and NUL included");
   });
 
-  it("refuses a huge line at the bound, before buffering past it, however it is cut", () => {
+  it("refuses a huge line at the bound, before buffering past it, however it is cut", (context) => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 4096 }), fc.integer({ min: 1, max: 5000 }), cuts, (max, extra, offsets) => {
         const stream = Buffer.alloc(max + extra, 0x61);
@@ -123,5 +126,6 @@ describe("fuzz: line framer", () => {
       }),
       { numRuns: 500 },
     );
+    fuzzRow(context, 500, "line framer", "refuses a huge line at the bound, before buffering past it, however it is cut");
   });
 });

@@ -7,6 +7,7 @@
 // in its message, which vitest prints; `FUZZ_SEED=<seed>` replays a failed run.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { fuzzRow } from "./safety.js";
 import { FORM_BOUNDS, checkAnswer, checkFormSchema } from "../../src/input/form-schema.js";
 import { vetUrl } from "../../src/input/elicitation.js";
 import { checkSampling } from "../../src/input/sampling.js";
@@ -39,7 +40,7 @@ const schema = fc.oneof(
 const content = fc.oneof(fc.dictionary(names, fc.oneof(fc.string({ maxLength: 4 }), fc.double(), fc.integer(), fc.boolean(), fc.array(fc.string({ maxLength: 3 }), { maxLength: 3 }))), fc.jsonValue({ maxDepth: 2 }));
 
 describe("fuzz: input checks", () => {
-  it("checkFormSchema refuses with -32602 or gives a flat form within its bounds; checkAnswer's content fits and passes again", () => {
+  it("checkFormSchema refuses with -32602 or gives a flat form within its bounds; checkAnswer's content fits and passes again", (context) => {
     fc.assert(
       fc.property(schema, content, version, (requested, answer, v) => {
         const verdict = checkFormSchema(requested, v);
@@ -58,6 +59,7 @@ describe("fuzz: input checks", () => {
       }),
       { numRuns: 2_000 },
     );
+    fuzzRow(context, 2_000, "input checks", "checkFormSchema refuses with -32602 or gives a flat form within its bounds; checkAnswer's content fits and passes again");
   });
 
   // ---- URL elicitation ---------------------------------------------------------------------------
@@ -70,7 +72,7 @@ describe("fuzz: input checks", () => {
     fc.jsonValue({ maxDepth: 1 }),
   );
 
-  it("vetUrl lets through exactly the absolute https URLs without userinfo, and says what they are", () => {
+  it("vetUrl lets through exactly the absolute https URLs without userinfo, and says what they are", (context) => {
     fc.assert(
       fc.property(urlText, fc.constantFrom(undefined, "https://example.com"), (raw, origin) => {
         const verdict = vetUrl(raw, origin);
@@ -92,11 +94,12 @@ describe("fuzz: input checks", () => {
       }),
       { numRuns: 2_000 },
     );
+    fuzzRow(context, 2_000, "input checks", "vetUrl lets through exactly the absolute https URLs without userinfo, and says what they are");
   });
 
   // ---- sampling ------------------------------------------------------------------------------------
 
-  it("checkSampling takes only a positive integer maxTokens, clamped to the client's bound", () => {
+  it("checkSampling takes only a positive integer maxTokens, clamped to the client's bound", (context) => {
     const maxTokens = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(1e9, -1, 1.5, 0, -0, "100", null, true), fc.jsonValue({ maxDepth: 1 }));
     const bound = fc.oneof(fc.integer({ min: 1, max: 1e6 }), fc.constant(Infinity));
     fc.assert(
@@ -111,6 +114,7 @@ describe("fuzz: input checks", () => {
       }),
       { numRuns: 1_000 },
     );
+    fuzzRow(context, 1_000, "input checks", "checkSampling takes only a positive integer maxTokens, clamped to the client's bound");
   });
 
   // ---- roots ---------------------------------------------------------------------------------------
@@ -126,7 +130,7 @@ describe("fuzz: input checks", () => {
   );
   const DOT_SEGMENT = /^(\.|%2e){1,2}$/i;
 
-  it("filterRoots keeps only file:// URIs on this host, with no dot segment left, and reports every other", () => {
+  it("filterRoots keeps only file:// URIs on this host, with no dot segment left, and reports every other", (context) => {
     fc.assert(
       fc.property(rootsAnswer, (answer) => {
         const verdict = filterRoots(answer);
@@ -143,5 +147,6 @@ describe("fuzz: input checks", () => {
       }),
       { numRuns: 1_500 },
     );
+    fuzzRow(context, 1_500, "input checks", "filterRoots keeps only file:// URIs on this host, with no dot segment left, and reports every other");
   });
 });

@@ -8,6 +8,7 @@
 // counterexample in its message, which vitest prints; `FUZZ_SEED=<seed>` replays a failed run.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { fuzzRow } from "./safety.js";
 import { RpcPeer, type PeerHandlers } from "../../src/rpc/peer.js";
 import type { InboundRequest } from "../../src/rpc/inbound-request.js";
 import type { Transport } from "../../src/transport/transport.js";
@@ -129,7 +130,7 @@ function peerWith(batches: boolean) {
 }
 
 describe("fuzz: JSON-RPC peer, inbound", () => {
-  it("throws nothing, counts invalid and stale messages, and settles each request by its own response", async () => {
+  it("throws nothing, counts invalid and stale messages, and settles each request by its own response", async (context) => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: 4 }), fc.boolean(), fc.array(inbound, { maxLength: 12 }), async (requests, batches, messages) => {
         const { peer, sent, seen } = peerWith(batches);
@@ -159,9 +160,10 @@ describe("fuzz: JSON-RPC peer, inbound", () => {
       }),
       { numRuns: 1_500 },
     );
+    fuzzRow(context, 1_500, "JSON-RPC peer, inbound", "throws nothing, counts invalid and stale messages, and settles each request by its own response");
   });
 
-  it("counts every response to an id it never sent as stale, and leaves its own requests pending", () => {
+  it("counts every response to an id it never sent as stale, and leaves its own requests pending", (context) => {
     fc.assert(
       fc.property(fc.array(fc.record({ id: fc.oneof(fc.integer({ min: 100 }), fc.string(), fc.constant(null), fc.double()), result: fc.jsonValue({ maxDepth: 2 }) }), { minLength: 1, maxLength: 20 }), (responses) => {
         const { peer } = peerWith(false);
@@ -175,5 +177,6 @@ describe("fuzz: JSON-RPC peer, inbound", () => {
       }),
       { numRuns: 1_000 },
     );
+    fuzzRow(context, 1_000, "JSON-RPC peer, inbound", "counts every response to an id it never sent as stale, and leaves its own requests pending");
   });
 });

@@ -7,6 +7,7 @@
 // in its message, which vitest prints; `FUZZ_SEED=<seed>` replays a failed run.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { fuzzRow } from "./safety.js";
 import * as results from "../../src/protocol/results.js";
 import type { CheckContext } from "../../src/protocol/results.js";
 import { SUPPORTED_VERSIONS } from "../../src/protocol/versions.js";
@@ -69,7 +70,7 @@ function outcome(check: () => unknown): unknown {
 }
 
 describe("fuzz: result checks", () => {
-  it("every check gives a result or a protocol error, and leaves the server's value as it came", () => {
+  it("every check gives a result or a protocol error, and leaves the server's value as it came", (context) => {
     fc.assert(
       fc.property(raw, version, fc.constantFrom(...CHECKS), (value, v, [, check]) => {
         const before = structuredClone(value);
@@ -78,9 +79,10 @@ describe("fuzz: result checks", () => {
       }),
       { numRuns: 2_500 },
     );
+    fuzzRow(context, 2_500, "result checks", "every check gives a result or a protocol error, and leaves the server's value as it came");
   });
 
-  it("a list keeps only entries with what the client relies on, and reports each one it drops", () => {
+  it("a list keeps only entries with what the client relies on, and reports each one it drops", (context) => {
     fc.assert(
       fc.property(shaped, version, fc.constantFrom(...LISTS), (value, v, { check, key, needs }) => {
         const context = contextFor(v);
@@ -97,5 +99,6 @@ describe("fuzz: result checks", () => {
       }),
       { numRuns: 1_500 },
     );
+    fuzzRow(context, 1_500, "result checks", "a list keeps only entries with what the client relies on, and reports each one it drops");
   });
 });

@@ -7,6 +7,7 @@
 // in its message, which vitest prints; `FUZZ_SEED=<seed>` replays a failed run.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { fuzzRow } from "./safety.js";
 import { InvalidArgumentError } from "../../src/util/errors.js";
 import { safeText, sanitize } from "../../src/util/sanitize.js";
 
@@ -28,7 +29,7 @@ const hostileText = fc.array(hostileUnit, { maxLength: 60 }).map((parts) => part
 const max = fc.oneof(fc.integer({ min: 0, max: 80 }), fc.constant(Infinity));
 
 describe("fuzz: safe text", () => {
-  it("safeText leaves nothing a terminal obeys, stays within max, splits no pair, and is idempotent", () => {
+  it("safeText leaves nothing a terminal obeys, stays within max, splits no pair, and is idempotent", (context) => {
     fc.assert(
       fc.property(hostileText, max, (text, limit) => {
         const clean = safeText(text, limit);
@@ -39,9 +40,10 @@ describe("fuzz: safe text", () => {
       }),
       { numRuns: 2_000 },
     );
+    fuzzRow(context, 2_000, "safe text", "safeText leaves nothing a terminal obeys, stays within max, splits no pair, and is idempotent");
   });
 
-  it("sanitize does the same, keeping only line feeds when asked to keep lines", () => {
+  it("sanitize does the same, keeping only line feeds when asked to keep lines", (context) => {
     fc.assert(
       fc.property(hostileText, max, fc.boolean(), (text, limit, lines) => {
         const clean = sanitize(text, { max: limit, lines });
@@ -51,9 +53,10 @@ describe("fuzz: safe text", () => {
       }),
       { numRuns: 2_000 },
     );
+    fuzzRow(context, 2_000, "safe text", "sanitize does the same, keeping only line feeds when asked to keep lines");
   });
 
-  it("sanitize refuses a max that is no bound (NaN, negative, fractional) rather than guessing one", () => {
+  it("sanitize refuses a max that is no bound (NaN, negative, fractional) rather than guessing one", (context) => {
     const noBound = fc.oneof(fc.constant(Number.NaN), fc.constant(-Infinity), fc.integer({ max: -1 }), fc.double({ noNaN: true, noInteger: true }).filter(Number.isFinite));
     fc.assert(
       fc.property(hostileText, noBound, (text, limit) => {
@@ -61,5 +64,6 @@ describe("fuzz: safe text", () => {
       }),
       { numRuns: 300 },
     );
+    fuzzRow(context, 300, "safe text", "sanitize refuses a max that is no bound (NaN, negative, fractional) rather than guessing one");
   });
 });

@@ -8,6 +8,7 @@ import { startRawStdio, type RpcMessage } from "../helpers/raw-stdio.js";
 import { startRawHttp } from "../helpers/raw-http.js";
 import { track } from "../helpers/cleanup.js";
 import { countingLogger, MB, sampleMemory } from "./probe.js";
+import { count, safetyRow } from "./safety.js";
 
 /** The bounds, as documented: the tests below cross each. */
 const BOUNDS = { pages: 1_000, items: 100_000, cursorCharacters: 4 * 1024 * 1024 };
@@ -74,8 +75,10 @@ const LISTS = [
   { method: "prompts/list", key: "prompts", list: (s: ServerHandle) => s.listPrompts(), entry: (i: number) => ({ name: `p${i}` }) },
 ] as const;
 
+const OVER = { stdio: "stdio", http: "Streamable HTTP" } as const;
+
 describe.each(["stdio", "http"] as const)("a listing over %s", (transport) => {
-  it.each(LISTS)("of $method stops at the 1 001st page of an endless list", async ({ method, key, list, entry }) => {
+  it.for(LISTS)("of $method stops at the 1 001st page of an endless list", async ({ method, key, list, entry }, context) => {
     const { server, serve } = await over(transport);
     const served = serve(method, (cursor) => {
       const page = pageNumber(cursor);
@@ -89,9 +92,15 @@ describe.each(["stdio", "http"] as const)("a listing over %s", (transport) => {
     // The 1 000th page names a 1 001st: it is not asked for.
     expect(served.asked).toBe(BOUNDS.pages);
     await server.ping();
+    safetyRow(context, {
+      area: "Protocol abuse",
+      tried: "a list that never ends (`tools/list`, `resources/list`, `prompts/list`: each page names a next one)",
+      over: OVER[transport],
+      outcome: `the listing fails with \`protocol\` after ${count(BOUNDS.pages)} pages (\`LIST_BOUNDS.pages\`); the ${count(BOUNDS.pages + 1)}st is never asked for; the server still answers`,
+    });
   });
 
-  it("stops at the 100 001st item, and takes a list of exactly 100 000", async () => {
+  it("stops at the 100 001st item, and takes a list of exactly 100 000", async (context) => {
     const { server, serve } = await over(transport);
     const perPage = 10_000;
     const full = BOUNDS.items / perPage;
@@ -110,9 +119,15 @@ describe.each(["stdio", "http"] as const)("a listing over %s", (transport) => {
     });
     expect(memory.stop().heapUsed / MB).toBeLessThan(200);
     expect((await server.listToolsPage()).tools).toHaveLength(perPage);
+    safetyRow(context, {
+      area: "Protocol abuse",
+      tried: `${count(BOUNDS.items)} tools in ${full} pages, then one more`,
+      over: OVER[transport],
+      outcome: `${count(BOUNDS.items)} are listed; the ${count(BOUNDS.items + 1)}st fails the listing with \`protocol\` (\`LIST_BOUNDS.items\`); heap < 200 MiB`,
+    });
   });
 
-  it("stops when the cursors pass 4 MiB in all", async () => {
+  it("stops when the cursors pass 4 MiB in all", async (context) => {
     const { server, serve } = await over(transport);
     // The cursor of page n is n MiB long.
     const served = serve("prompts/list", (cursor) => {
@@ -126,13 +141,25 @@ describe.each(["stdio", "http"] as const)("a listing over %s", (transport) => {
     // 1, 2, 3 MiB long: the third brings them past 4 MiB.
     expect(served.asked).toBe(3);
     await server.ping();
+    safetyRow(context, {
+      area: "Protocol abuse",
+      tried: "cursors of 1, 2, 3 MiB, … (each page's longer)",
+      over: OVER[transport],
+      outcome: `the listing fails with \`protocol\` once the cursors it keeps pass ${count(BOUNDS.cursorCharacters)} characters (\`LIST_BOUNDS.cursorCharacters\`), at the 3rd page`,
+    });
   });
 
-  it("still refuses a cursor that repeats", async () => {
+  it("still refuses a cursor that repeats", async (context) => {
     const { server, serve } = await over(transport);
     const next: Record<string, string> = { start: "a", a: "b", b: "a" };
     serve("resources/list", (cursor) => ({ resources: [], nextCursor: next[cursor ?? "start"] }));
     await expect(server.listResources()).rejects.toMatchObject({ kind: "protocol", message: 'the server repeated the resources/list cursor "a"' });
     await server.ping();
+    safetyRow(context, {
+      area: "Protocol abuse",
+      tried: "a cursor that repeats (a → b → a)",
+      over: OVER[transport],
+      outcome: "the listing fails with `protocol` naming the repeated cursor; the server still answers",
+    });
   });
 });

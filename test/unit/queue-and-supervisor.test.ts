@@ -152,16 +152,50 @@ describe("NotificationQueue", () => {
     expect(queue.dropped).toBe(1);
   });
 
-  it("warns on the first drop and then every 1000th, not on each", () => {
+  it("warns on the 1st, 10th, 100th, … drop, not on each", () => {
     const logger = capturingLogger();
     const queue = new NotificationQueue(0, logger);
     for (let i = 0; i < 2500; i++) queue.push(() => undefined);
     expect(queue.dropped).toBe(2500);
     expect(logger.warnings("notification queue full")).toEqual([
       "notification queue full: 1 notification(s) dropped so far",
+      "notification queue full: 10 notification(s) dropped so far",
+      "notification queue full: 100 notification(s) dropped so far",
       "notification queue full: 1000 notification(s) dropped so far",
-      "notification queue full: 2000 notification(s) dropped so far",
     ]);
+  });
+
+  it("when full, drops the newest of the server holding the most, never a quieter server's", async () => {
+    const queue = new NotificationQueue(4, capturingLogger());
+    const gate = deferred<void>();
+    const ran: string[] = [];
+    queue.push(() => gate.promise, "flood");
+    await settle();
+    for (let i = 1; i <= 6; i++) queue.push(() => ran.push(`flood ${i}`), "flood");
+    // Full with flood 1–4: the quiet server's two take the places of flood 4 and 3.
+    expect(queue.push(() => ran.push("quiet 1"), "quiet")).toBe(true);
+    expect(queue.push(() => ran.push("quiet 2"), "quiet")).toBe(true);
+    // Two each: the one that holds no more than the heaviest loses its own.
+    expect(queue.push(() => ran.push("quiet 3"), "quiet")).toBe(false);
+    expect(queue.push(() => ran.push("flood 7"), "flood")).toBe(false);
+    expect(queue.waiting).toBe(4);
+    expect(queue.droppedFrom("flood")).toBe(5);
+    expect(queue.droppedFrom("quiet")).toBe(1);
+    expect(queue.dropped).toBe(6);
+    gate.resolve();
+    await queue.idle();
+    expect(ran).toEqual(["flood 1", "flood 2", "quiet 1", "quiet 2"]);
+    // Places freed are everyone's again.
+    for (let i = 0; i < 4; i++) expect(queue.push(() => undefined, "flood")).toBe(true);
+  });
+
+  it("keeps each server's order across compactions of a long queue", async () => {
+    const queue = new NotificationQueue(5000, capturingLogger());
+    const ran: number[] = [];
+    for (let i = 0; i < 4000; i++) queue.push(() => ran.push(i), i % 2 === 0 ? "a" : "b");
+    await queue.idle();
+    expect(ran).toEqual(Array.from({ length: 4000 }, (_, i) => i));
+    expect(queue.waiting).toBe(0);
   });
 
   it("runs a job pushed by a running job after it, in order", async () => {
