@@ -9,7 +9,7 @@
 import type { CallOptions } from "../protocol/methods.js";
 import type { ServerHandle } from "../server.js";
 import { InvalidArgumentError } from "../util/errors.js";
-import { quote } from "../util/text.js";
+import { excerpt, quote } from "../util/text.js";
 import { verifiedFile } from "./skills-content.js";
 import { SkillError } from "./skills-error.js";
 import type { LoadedSkill, SkillEntry, SkillFile, SkillFrontmatter, SkillResourceEntry } from "./skills-types.js";
@@ -62,7 +62,7 @@ export class Skill implements LoadedSkill {
     if (listed === undefined) {
       // Reads of a dynamic skill may run side by side: the budget is settled as each ends.
       if (this.used + file.bytes.length > this.maxBytes) {
-        throw new SkillError("limit", `the files read of ${this.uri} add up to more than the ${this.maxBytes} bytes this host accepts`, {
+        throw new SkillError("limit", `the files read of ${excerpt(this.uri)} add up to more than the ${this.maxBytes} bytes this host accepts`, {
           serverId: this.serverId,
           skillUri: this.uri,
           fileUri: uri,

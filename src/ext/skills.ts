@@ -10,7 +10,7 @@
  * The extension asks nothing of the client's capabilities; its methods exist where the server
  * declared it, in either era.
  */
-import { MAX_PAGES } from "../protocol/results.js";
+import { LIST_BOUNDS, MAX_PAGES } from "../protocol/results.js";
 import type { CallOptions } from "../protocol/methods.js";
 import { SKILLS_EXTENSION } from "../protocol/methods.js";
 import type { ReadResourceResult } from "../protocol/types/index.js";
@@ -110,7 +110,10 @@ class Skills implements ServerSkills {
   async list(options?: ListOptions): Promise<SkillListing> {
     const skills: unknown[] = [];
     let ttlMs: number | undefined;
+    // The cursors are kept to catch a repeat: bounded in characters as well as in count, like
+    // every listing's (LIST_BOUNDS), or an endless list of megabyte cursors fills memory.
     const cursors = new Set<string>();
+    let cursorCharacters = 0;
     let cursor: string | undefined;
     for (let pages = 1; ; pages++) {
       const page = await this.server.request("skills/list", cursor === undefined ? undefined : { cursor }, options);
@@ -122,6 +125,10 @@ class Skills implements ServerSkills {
       if (cursor === undefined || (cursor === "" && this.server.era === "legacy")) break;
       if (cursors.has(cursor)) throw new ClientError("protocol", `the server repeated the skills/list cursor ${quote(cursor)}`, { serverId: this.serverId });
       if (pages >= MAX_PAGES) throw new ClientError("protocol", `skills/list did not end after ${MAX_PAGES} pages`, { serverId: this.serverId });
+      cursorCharacters += cursor.length;
+      if (cursorCharacters > LIST_BOUNDS.cursorCharacters) {
+        throw new ClientError("protocol", `skills/list's cursors passed ${LIST_BOUNDS.cursorCharacters} characters in all (at page ${pages})`, { serverId: this.serverId });
+      }
       cursors.add(cursor);
     }
     return this.listing(this.sort(skills), undefined, ttlMs);

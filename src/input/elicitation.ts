@@ -1,8 +1,9 @@
 /**
  * Elicitation checks around the callback (client/elicitation of each version): the mode must
- * be one the handler declared; a URL must pass `vetUrl`; a form schema must be the flat subset
- * (`form-schema.ts`), its fields flagged when they look like they ask for a secret. After the
- * callback, the answer must be a valid ElicitResult that fits the request.
+ * be one the handler declared; the message at most `MAX_MESSAGE_LENGTH` characters; a URL must
+ * pass `vetUrl`; a form schema must be the flat subset (`form-schema.ts`, its titles and
+ * descriptions bounded too), its fields flagged when they look like they ask for a secret.
+ * After the callback, the answer must be a valid ElicitResult that fits the request.
  */
 import { ClientError, ErrorCode, type RequiredUrl } from "../util/errors.js";
 import type { ElicitationMode, ProtocolVersion } from "../protocol/versions.js";
@@ -14,6 +15,13 @@ import type { FieldInfo } from "./handler.js";
 import { pass, refuse, type Verdict } from "../util/assert.js";
 import { quote } from "../util/text.js";
 const INVALID_PARAMS = ErrorCode.InvalidParams;
+
+/**
+ * The longest message a person is asked to read before they answer (UTF-16 code units, as
+ * `String.length` counts them): some pages of text, four times what `sanitize` shows by default.
+ * A server that needs more is handing over a document, which is a resource's job.
+ */
+export const MAX_MESSAGE_LENGTH = 16 * 1024;
 
 export type ElicitationRequest =
   | { mode: "form"; params: ElicitFormParams; form: Form; fields: Record<string, FieldInfo> }
@@ -29,6 +37,7 @@ export function checkElicitation(
   if (mode !== "form" && mode !== "url") return refuse(INVALID_PARAMS, `unknown elicitation mode ${quote(mode)}`);
   if (!modes.includes(mode)) return refuse(INVALID_PARAMS, `elicitation mode "${mode}" was not declared by this client`);
   if (typeof params.message !== "string") return refuse(INVALID_PARAMS, "message must be a string");
+  if (params.message.length > MAX_MESSAGE_LENGTH) return refuse(INVALID_PARAMS, `message must be at most ${MAX_MESSAGE_LENGTH} characters (it has ${params.message.length})`);
   if (mode === "url") {
     // 2025-11-25 requires an id for each URL elicitation (gone in 2026-07-28).
     if (version === "2025-11-25" && (typeof params.elicitationId !== "string" || params.elicitationId === "")) {

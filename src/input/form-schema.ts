@@ -25,12 +25,17 @@ const INVALID_PARAMS = ErrorCode.InvalidParams;
  * Far beyond a real form (the spec's examples have a handful of fields, and a person fills in
  * each), far below what would stall the client or flood the person: at most 100 fields (so at
  * most 100 `required` names), field names of at most 256 characters, at most 1 000 choices per
- * field. Nested schemas are refused whatever their size: a form is flat.
+ * field; a field's title and each choice's title at most 1 024 characters (a label, not a
+ * page), a field's description at most 4 096 (what `sanitize` shows by default). Characters
+ * are UTF-16 code units, as `String.length` counts them. Nested schemas are refused whatever
+ * their size: a form is flat.
  */
 export const FORM_BOUNDS = Object.freeze({
   fields: 100,
   nameCharacters: 256,
   options: 1_000,
+  titleCharacters: 1_024,
+  descriptionCharacters: 4_096,
 });
 const FORMATS = new Set(["email", "uri", "date", "date-time"]);
 
@@ -104,9 +109,17 @@ function fieldKind(schema: Record<string, unknown>, version: ProtocolVersion): F
   }
 }
 
+const TEXT_BOUNDS = [
+  ["title", FORM_BOUNDS.titleCharacters],
+  ["description", FORM_BOUNDS.descriptionCharacters],
+] as const;
+
 function commonProblem(schema: Record<string, unknown>): string | undefined {
-  for (const key of ["title", "description"]) {
-    if (schema[key] !== undefined && typeof schema[key] !== "string") return `${key} must be a string`;
+  for (const [key, max] of TEXT_BOUNDS) {
+    const text = schema[key];
+    if (text === undefined) continue;
+    if (typeof text !== "string") return `${key} must be a string`;
+    if (text.length > max) return tooLong(key, text.length, max);
   }
   if ("properties" in schema || "$ref" in schema || "allOf" in schema || "not" in schema) return "nested schemas are not allowed";
   return undefined;
@@ -121,10 +134,14 @@ function stringKind(schema: Record<string, unknown>, modern: boolean): FieldKind
     if (schema.enum.length > FORM_BOUNDS.options) return tooManyOptions(schema.enum.length);
     if (!isStringArray(schema.enum)) return "enum must be a non-empty array of strings";
     if (schema.enumNames !== undefined && !isStringArray(schema.enumNames)) return "enumNames must be an array of strings";
+    const long = choiceTitleProblem(schema.enumNames);
+    if (long !== undefined) return long;
     options = schema.enum;
   } else if (schema.oneOf !== undefined) {
     if (!modern) return "oneOf enums are not allowed in 2025-06-18 forms";
     if (Array.isArray(schema.oneOf) && schema.oneOf.length > FORM_BOUNDS.options) return tooManyOptions(schema.oneOf.length);
+    const long = choiceTitleProblem(schema.oneOf);
+    if (long !== undefined) return long;
     options = titledConsts(schema.oneOf);
     if (options === undefined) return "oneOf must list { const, title } string pairs";
   } else if ("anyOf" in schema) {
@@ -145,7 +162,11 @@ function multiKind(schema: Record<string, unknown>): FieldKind | string {
   }
   let options: string[] | undefined;
   if (items.type === "string" && isStringArray(items.enum) && items.enum.length > 0) options = items.enum;
-  else if (items.anyOf !== undefined) options = titledConsts(items.anyOf);
+  else if (items.anyOf !== undefined) {
+    const long = choiceTitleProblem(items.anyOf);
+    if (long !== undefined) return long;
+    options = titledConsts(items.anyOf);
+  }
   if (options === undefined) return "multi-select items must be a string enum or an anyOf of { const, title }";
   if (!optionalNumbers(schema, "minItems", "maxItems")) return "minItems and maxItems must be numbers";
   if (schema.default !== undefined && !listsOnly(schema.default, options)) return "default must list options";
@@ -153,6 +174,20 @@ function multiKind(schema: Record<string, unknown>): FieldKind | string {
 }
 
 const tooManyOptions = (count: number): string => `${count} choices; a field has at most ${FORM_BOUNDS.options}`;
+const tooLong = (what: string, length: number, max: number): string => `${what} must be at most ${max} characters (it has ${length})`;
+
+/**
+ * Why a list of choices (enumNames' strings, or oneOf/anyOf's `{ const, title }`) has a title
+ * too long to show, if one has; whatever else is wrong with the list is for its own check.
+ */
+function choiceTitleProblem(list: unknown): string | undefined {
+  if (!Array.isArray(list)) return undefined;
+  for (const choice of list) {
+    const title: unknown = isObject(choice) ? choice.title : choice;
+    if (typeof title === "string" && title.length > FORM_BOUNDS.titleCharacters) return tooLong("a choice's title", title.length, FORM_BOUNDS.titleCharacters);
+  }
+  return undefined;
+}
 
 /** Whether `value` is an array of strings among `options`, in time linear in both. */
 function listsOnly(value: unknown, options: readonly string[]): value is string[] {
@@ -198,7 +233,7 @@ export function checkAnswer(form: Form, content: unknown, version: ProtocolVersi
     if (value === undefined && since(version, "2025-11-25")) value = field.schema.default;
     if (value === undefined) continue;
     const problem = valueProblem(field, value);
-    if (problem !== undefined) return { ok: false, reason: `"${field.name}" ${problem}` };
+    if (problem !== undefined) return { ok: false, reason: `"${excerpt(field.name, 100)}" ${problem}` };
     setOwn(out, field.name, value);
   }
   for (const name of form.required) if (!Object.hasOwn(out, name)) return { ok: false, reason: `the required field "${excerpt(name, 100)}" is missing` };

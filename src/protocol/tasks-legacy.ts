@@ -74,7 +74,7 @@ export class LegacyTasks implements EraTasks {
       return ttl === undefined ? NO_TASK : { ttl };
     }
     if (wanted !== undefined && support !== "optional") {
-      throw new ClientError("usage", `tool "${tool}" may not run as a task (its execution.taskSupport is ${support === undefined ? "absent" : `"${support}"`})`, { serverId: this.serverId });
+      throw new ClientError("usage", `tool "${tool}" may not run as a task (its execution.taskSupport is ${support === undefined ? "absent" : quote(support)})`, { serverId: this.serverId });
     }
     return undefined;
   }

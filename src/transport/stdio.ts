@@ -15,6 +15,7 @@ import { ClientError, InvalidArgumentError, messageOf } from "../util/errors.js"
 import { callHost, type Logger } from "../util/logger.js";
 import type { RequestId } from "../util/json.js";
 import { excerpt, redactCommandLine } from "../util/text.js";
+import { sanitize } from "../util/sanitize.js";
 import { LineFramer, LineTooLongError } from "./line-framer.js";
 import { MAX_QUEUED_WRITE_BYTES, StdinWriter } from "./stdin-writer.js";
 import { groupAlive, isWindows, signalGroup, trackGroup, untrackGroup, waitForExit, waitForGroupGone } from "./process-group.js";
@@ -202,7 +203,9 @@ export class StdioTransport implements Transport {
     const report = (): void => {
       const how = code !== null ? `exited with code ${code}` : `was killed by ${signal ?? "a signal"}`;
       const stderr = this.tail.toString();
-      const message = `server process ${how}: ${this.describe()}${stderr === "" ? "" : `\nstderr:\n${stderr}`}`;
+      // The message is what hosts print: each line of the tail cleaned, its breaks kept; `data` keeps it as written.
+      const shown = sanitize(stderr, { lines: true, max: Infinity });
+      const message = `server process ${how}: ${this.describe()}${stderr === "" ? "" : `\nstderr:\n${shown}`}`;
       this.fail(new ClientError("transport", message, { data: { exitCode: code, signal, stderr } }));
     };
     const stdout = child.stdout;

@@ -4,8 +4,11 @@
  *
  * Removed: ANSI escape sequences, C0 and C1 control characters and DEL (tabs and line breaks
  * become spaces), bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E,
- * U+2066–U+2069), zero-width and invisible format characters (U+200B–U+200D, U+2060, U+FEFF)
- * and the Unicode line and paragraph separators (U+2028, U+2029).
+ * U+2066–U+2069), zero-width and invisible format characters (U+180E, U+200B–U+200D,
+ * U+2060–U+2064, U+206A–U+206F, U+FEFF, U+FFF9–U+FFFB, and the tag characters
+ * U+E0000–U+E007F, which spell out ASCII no reader sees but a model does) and the Unicode line
+ * and paragraph separators (U+2028, U+2029). An 8-bit CSI or OSC (U+009B, U+009D) loses its
+ * control character; what followed it stays as plain text, which no terminal obeys.
  */
 
 import { InvalidArgumentError } from "./errors.js";
@@ -13,8 +16,9 @@ import { InvalidArgumentError } from "./errors.js";
 // CSI (ESC [ … final byte) and OSC (ESC ] … BEL or ESC \) sequences, and any lone ESC pair.
 const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]?/g;
 const WHITESPACE_CONTROLS = /[\t\n\v\f\r\u0085\u2028\u2029]/g;
-const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
-const NEEDS_WORK = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]/;
+// Tag characters are astral: a high surrogate U+DB40 before U+DC00–U+DC7F (no `u` flag needed).
+const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+const NEEDS_WORK = /[\u0000-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/;
 
 export const MAX_TEXT = 4096;
 export const MAX_DEPTH = 16;

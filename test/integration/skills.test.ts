@@ -364,6 +364,23 @@ describe("the skills API", () => {
     expect(pages).toBe(1_000);
   });
 
+  it("bounds the cursors a listing remembers in characters too: 4 Mi, as every listing's", async () => {
+    const { raw, server } = await setup("legacy");
+    let pages = 0;
+    // The cursor of page n is n MiB long: the third brings them past 4 MiB in all.
+    raw.handle("skills/list", () => {
+      pages++;
+      return { skills: [], nextCursor: `${pages}:`.padEnd(pages * 1024 * 1024, "c") };
+    });
+    await expect(skillsWith(server).list()).rejects.toMatchObject({
+      kind: "protocol",
+      serverId: "skills",
+      message: `skills/list's cursors passed ${4 * 1024 * 1024} characters in all (at page 3)`,
+    });
+    expect(pages).toBe(3);
+    expect((await skillsWith(server).listPage()).nextCursor).toHaveLength(4 * 1024 * 1024);
+  });
+
   it("never loads an entry of one server from another", async () => {
     const a = await setup("legacy", { id: "a" });
     const b = await setup("legacy", { id: "b" });

@@ -65,6 +65,15 @@ describe("safeText", () => {
     for (const code of [0x200b, 0x200c, 0x200d, 0x2060, 0xfeff]) expect(safeText(`a${ch(code)}b`), hex(code)).toBe("ab");
   });
 
+  it("removes the other invisible format characters and the tag characters (U+E0000–U+E007F)", () => {
+    for (const code of [0x180e, 0x2061, 0x2062, 0x2063, 0x2064, 0x206a, 0x206b, 0x206c, 0x206d, 0x206e, 0x206f, 0xfff9, 0xfffa, 0xfffb]) {
+      expect(safeText(`a${ch(code)}b`), hex(code)).toBe("ab");
+    }
+    for (let code = 0xe0000; code <= 0xe007f; code++) expect(safeText(`a${String.fromCodePoint(code)}b`), code.toString(16)).toBe("ab");
+    // Astral neighbours stay whole: an emoji, and the variation selectors past the tag block.
+    expect(safeText("a😀\u{e0100}b")).toBe("a😀\u{e0100}b");
+  });
+
   it("leaves no line or paragraph separator (U+2028, U+2029): they become spaces", () => {
     expect(safeText("a\u2028b\u2029c")).toBe("a b c");
   });
