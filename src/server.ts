@@ -45,6 +45,7 @@ import { now } from "./util/time.js";
 import { urlElicitationRequired } from "./input/elicitation.js";
 import { ClientError, ErrorCode, InvalidArgumentError, atBoundary } from "./util/errors.js";
 import { callHost, type Logger } from "./util/logger.js";
+import { Occurrences, soFar } from "./rpc/sparse-log.js";
 
 export type { ServerState, ServerStateChange } from "./server-life.js";
 
@@ -108,6 +109,9 @@ const AWAIT_OPTION_KEYS: ReadonlySet<string> = new Set(["signal", "timeout", "as
 const TASK_REQUEST_KEYS: ReadonlySet<string> = new Set(["ttlMs"]);
 
 export class ServerHandle implements CheckContext {
+  /** Entries of the server's lists dropped as invalid, over the handle's life. */
+  private readonly droppedEntries = new Occurrences();
+
   /** Handles are made by `Client.connect`; the life holds the connection of the moment. */
   constructor(
     readonly id: string,
@@ -239,7 +243,8 @@ export class ServerHandle implements CheckContext {
 
   /** @see CheckContext */
   dropped(method: string, index: number, reason: string): void {
-    this.logger.warn(`server "${this.id}": dropped entry ${index} of ${method}: ${reason}`);
+    // A list of 100 000 broken entries is not 100 000 log lines: the first ten, the 100th, ….
+    if (this.droppedEntries.next()) this.logger.warn(`server "${this.id}": dropped entry ${index} of ${method}: ${reason}${soFar(this.droppedEntries)}`);
   }
 
   // ---- lists ---------------------------------------------------------------------------------

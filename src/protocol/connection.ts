@@ -16,6 +16,7 @@ import type { InboundRequest } from "../rpc/inbound-request.js";
 import type { DeadlineQueue } from "../rpc/deadline.js";
 import type { PendingCall } from "../rpc/pending-call.js";
 import { RpcPeer, type PeerHandlers } from "../rpc/peer.js";
+import { Occurrences } from "../rpc/sparse-log.js";
 import type { InboundMeta, Transport } from "../transport/transport.js";
 import { type InputFeatures, isModernVersion, type Era, type ProtocolVersion } from "./versions.js";
 import { EarlyMessages, type EarlyReceiver } from "./early-messages.js";
@@ -67,6 +68,9 @@ export class Connection implements PeerHandlers, EarlyReceiver {
   /** Why the connection broke on its own, if it did. */
   private failure: ClientError | undefined;
   private markEnded!: (error: ClientError | undefined) => void;
+  /** What was ignored for coming too early or too late: a server may send it without end. */
+  private readonly ignoredRequests = new Occurrences();
+  private readonly droppedEarly = new Occurrences();
 
   constructor(
     readonly transport: Transport,
@@ -300,14 +304,14 @@ export class Connection implements PeerHandlers, EarlyReceiver {
   onServerRequest(request: InboundRequest): void {
     if (this.current === "ready" && this.codec !== undefined) return this.codec.serverRequest(request);
     const id = this.settings.serverId;
-    if (this.current === "negotiating") {
-      if (request.method === "ping" && this.early.holdPing(request)) return;
-      // The era is not known yet, and a modern server may get no response at all.
-      this.settings.logger.warn(`server "${id}" sent a request (${excerpt(request.method, 100)}) before the connection was negotiated; ignored`);
-    } else {
-      this.settings.logger.debug(`server "${id}" sent a request (${excerpt(request.method, 100)}) while the connection was closing; ignored`);
-    }
+    const negotiating = this.current === "negotiating";
+    if (negotiating && request.method === "ping" && this.early.holdPing(request)) return;
     request.abandon(undefined);
+    if (!this.ignoredRequests.next()) return;
+    const ignored = `server "${id}" sent a request (${excerpt(request.method, 100)}) ${negotiating ? "before the connection was negotiated" : "while the connection was closing"}; ignored (${this.ignoredRequests.count} so far)`;
+    // The era is not known yet, and a modern server may get no response at all.
+    if (negotiating) this.settings.logger.warn(ignored);
+    else this.settings.logger.debug(ignored);
   }
 
   /** @see EarlyReceiver: what was held while negotiating. */
@@ -324,8 +328,8 @@ export class Connection implements PeerHandlers, EarlyReceiver {
     const params = given ?? {};
     if (this.current === "negotiating") {
       // The era is unknown, and hooks need it: kept for when it is.
-      if (!this.early.holdNotification(method, params)) {
-        this.settings.logger.warn(`server "${this.settings.serverId}": a notification sent before negotiation ended was dropped`);
+      if (!this.early.holdNotification(method, params) && this.droppedEarly.next()) {
+        this.settings.logger.warn(`server "${this.settings.serverId}": a notification sent before negotiation ended was dropped (${this.droppedEarly.count} so far)`);
       }
       return;
     }

@@ -12,6 +12,7 @@ import type { Logger } from "../util/logger.js";
 import type { InboundRequest } from "../rpc/inbound-request.js";
 import type { PendingCall, RelatedCall } from "../rpc/pending-call.js";
 import type { RpcPeer } from "../rpc/peer.js";
+import { Occurrences } from "../rpc/sparse-log.js";
 import type { EraPolicy } from "../transport/transport.js";
 import { clientCapabilities, since, type InputFeatures, type LegacyVersion } from "./versions.js";
 import type { ConnectionHooks, EraCodec, Negotiated } from "./era-codec.js";
@@ -45,6 +46,8 @@ export class LegacyCodec implements EraCodec {
   negotiated: Negotiated;
   /** The ends of the watches open (`watch`), told when the connection ends. */
   private readonly watches = new Set<(error: ClientError | undefined) => void>();
+  /** Cancellations of no request in progress: a server may send them without end. */
+  private readonly strayCancels = new Occurrences();
 
   constructor(
     private readonly peer: RpcPeer,
@@ -98,7 +101,7 @@ export class LegacyCodec implements EraCodec {
     // Used by a follower of the task, and passed on to the Handler like any notification.
     if (method === "notifications/tasks/status") this.tasks.statusNotified(params);
     if (method !== "notifications/cancelled") return false;
-    this.settings.logger.debug("a cancellation for no request in progress was ignored", { params: excerpt(params) });
+    if (this.strayCancels.next()) this.settings.logger.debug(`a cancellation for no request in progress was ignored (${this.strayCancels.count} so far)`, { params: excerpt(params) });
     return true;
   }
 

@@ -15,6 +15,7 @@ import { now } from "../util/time.js";
 import type { InboundRequest } from "../rpc/inbound-request.js";
 import type { PendingCall } from "../rpc/pending-call.js";
 import type { RpcPeer } from "../rpc/peer.js";
+import { Occurrences, soFar } from "../rpc/sparse-log.js";
 import type { EraPolicy } from "../transport/transport.js";
 import { clientCapabilities, type InputFeatures, type ModernVersion } from "./versions.js";
 import type { ConnectionHooks, EraCodec, Negotiated } from "./era-codec.js";
@@ -41,6 +42,10 @@ export interface ModernSettings {
 
 type LegOptions = CallOptions & { onId?: (id: number) => void; cancellable?: boolean };
 
+
+/** Tools of one page dropped for their annotations that are named in a log line each; the rest are counted in one. */
+const NAMED_DROPS_PER_PAGE = 20;
+
 export class ModernCodec implements EraCodec {
   readonly era = "modern" as const;
   readonly version: ModernVersion;
@@ -64,6 +69,10 @@ export class ModernCodec implements EraCodec {
   /** Made once: every request's flow shares them. */
   private readonly lifetimeOf = (): AbortSignal => this.lifetimeSignal;
   private readonly answerRound: AnswerInputs = (requests, call) => this.hooks.answerInputs(requests, call, this);
+  /** Requests the server sent, which this era has none of, and stray cancellations: logged sparsely. */
+  private readonly ignoredRequests = new Occurrences();
+  private readonly strayCancels = new Occurrences();
+  private readonly droppedEntries = new Occurrences();
 
   constructor(
     private readonly peer: RpcPeer,
@@ -124,8 +133,9 @@ export class ModernCodec implements EraCodec {
 
   serverRequest(request: InboundRequest): void {
     // Servers MUST NOT send requests, and clients never send responses.
-    this.settings.logger.warn(`server "${this.settings.serverId}" sent a request (${excerpt(request.method, 100)}) on a modern connection; ignored`);
     request.abandon(undefined);
+    if (!this.ignoredRequests.next()) return;
+    this.settings.logger.warn(`server "${this.settings.serverId}" sent a request (${excerpt(request.method, 100)}) on a modern connection; ignored (${this.ignoredRequests.count} so far)`);
   }
 
   consume(method: string, params: Record<string, unknown>): boolean {
@@ -133,7 +143,7 @@ export class ModernCodec implements EraCodec {
     // Used by a follower of the task, and passed on like any notification.
     if (method === "notifications/tasks") this.tasks.notified(params);
     if (method !== "notifications/cancelled") return false;
-    this.settings.logger.debug("a cancellation for no request in progress was ignored", { params: excerpt(params) });
+    if (this.strayCancels.next()) this.settings.logger.debug(`a cancellation for no request in progress was ignored (${this.strayCancels.count} so far)`, { params: excerpt(params) });
     return true;
   }
 
@@ -234,10 +244,12 @@ export class ModernCodec implements EraCodec {
 
   /** The tools of one page with valid annotations; theirs are remembered, and put in `listing`. */
   private keepTools(tools: Tool[], listing: Map<string, HeaderParam[]> | undefined): Tool[] {
-    return tools.filter((tool) => {
+    let drops = 0;
+    const kept = tools.filter((tool) => {
       const found = headerParams(tool.inputSchema);
       if (!found.ok) {
-        this.settings.logger.warn(`server "${this.settings.serverId}": dropped tool "${excerpt(tool.name, 100)}": ${found.reason}`);
+        // Each of a page's first few is named; a page of 100 000 is not 100 000 log lines.
+        if (++drops <= NAMED_DROPS_PER_PAGE) this.settings.logger.warn(`server "${this.settings.serverId}": dropped tool "${excerpt(tool.name, 100)}": ${found.reason}`);
         this.toolHeaders.delete(tool.name);
         return false;
       }
@@ -247,6 +259,10 @@ export class ModernCodec implements EraCodec {
       } else this.toolHeaders.delete(tool.name);
       return true;
     });
+    if (drops > NAMED_DROPS_PER_PAGE) {
+      this.settings.logger.warn(`server "${this.settings.serverId}": dropped ${drops - NAMED_DROPS_PER_PAGE} more tools of the page for their x-mcp-header annotations`);
+    }
+    return kept;
   }
 
   private headerParamsFor(method: string, params: Record<string, unknown> | undefined): HeaderParam[] | undefined {
@@ -257,7 +273,9 @@ export class ModernCodec implements EraCodec {
   private async refreshTools(options: CallOptions, signal: AbortSignal | undefined, left: () => number | undefined): Promise<void> {
     const context: CheckContext = {
       version: this.version,
-      dropped: (method, index, reason) => this.settings.logger.warn(`server "${this.settings.serverId}": dropped entry ${index} of ${method}: ${reason}`),
+      dropped: (method, index, reason) => {
+        if (this.droppedEntries.next()) this.settings.logger.warn(`server "${this.settings.serverId}": dropped entry ${index} of ${method}: ${reason}${soFar(this.droppedEntries)}`);
+      },
     };
     // A listing of its own: one the host runs meanwhile keeps its own.
     const listing = new Map<string, HeaderParam[]>();

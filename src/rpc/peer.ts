@@ -3,8 +3,9 @@
  * number against number), runs their deadlines, cancellation and progress, and sorts what
  * arrives into responses, server requests and notifications.
  *
- * It never throws on what a server sends. Garbage is logged, counted and reported to the
- * handlers, which decide whether it is answered (`replyInvalid`): the peer knows nothing of
+ * It never throws on what a server sends. Garbage is counted, logged sparsely (a server can send
+ * it by the million: `sparse-log.ts`) and reported to the handlers, which decide whether it is
+ * answered (`replyInvalid`): the peer knows nothing of
  * eras, nor of any method beyond `notifications/progress` and `notifications/cancelled`, the
  * JSON-RPC-level utilities. Likewise, when the client gives up on a request, the handlers say
  * how the server hears of it; the peer then releases what carries the reply.
@@ -20,6 +21,7 @@ import type { InboundMeta, Transport, TransportSink } from "../transport/transpo
 import { DeadlineQueue, type ExpiryReason } from "./deadline.js";
 import { InboundRequest, type ResponseMessage, type ResponseSink } from "./inbound-request.js";
 import { PendingCall, type CallHost, type PendingCallInit, type Progress, type RelatedCall } from "./pending-call.js";
+import { Occurrences, worthLogging } from "./sparse-log.js";
 
 export interface PeerHandlers {
   onServerRequest(request: InboundRequest): void;
@@ -62,6 +64,8 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
   private closedWith: ClientError | undefined;
   /** The reply of the batch being read, which answers to invalid members join. */
   private collecting: BatchReply | undefined;
+  /** Errors that named no request (a kind of stale response that is worth a warning). */
+  private readonly unnamedErrors = new Occurrences();
 
   constructor(
     private readonly transport: Transport,
@@ -207,8 +211,7 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
   }
 
   parseError(raw: string, _meta: InboundMeta | undefined): void {
-    this.stats.invalidMessages += 1;
-    this.options.logger.warn(`dropped a message from server "${this.options.serverId}" that is not JSON`, { raw });
+    if (this.countInvalid()) this.options.logger.warn(`dropped a message from server "${this.options.serverId}" that is not JSON${this.soFar()}`, { raw });
     this.handlers.onInvalid(ErrorCode.ParseError);
   }
 
@@ -224,8 +227,7 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
     const params = value.params;
     if (params !== undefined && !isObject(params)) {
       if ("id" in value) return this.invalid('"params" is not an object', value, true);
-      this.stats.invalidMessages += 1;
-      this.options.logger.warn(`dropped notification "${excerpt(method, 100)}" whose params are not an object`);
+      if (this.countInvalid()) this.options.logger.warn(`dropped notification "${excerpt(method, 100)}" whose params are not an object${this.soFar()}`);
       return undefined;
     }
     if (!("id" in value)) {
@@ -300,9 +302,9 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
     if (call === undefined) {
       this.stats.staleResponses += 1;
       if (id === null && isObject(value.error)) {
-        this.options.logger.warn(`server "${this.options.serverId}" reported an error without an id`, { error: excerpt(value.error) });
-      } else {
-        this.options.logger.debug(`dropped a response to unknown or settled id ${excerpt(id)}`);
+        if (this.unnamedErrors.next()) this.options.logger.warn(`server "${this.options.serverId}" reported an error without an id (${this.unnamedErrors.count} so far)`, { error: excerpt(value.error) });
+      } else if (worthLogging(this.stats.staleResponses)) {
+        this.options.logger.debug(`dropped a response to unknown or settled id ${excerpt(id)} (${this.stats.staleResponses} stale so far, counted in stats().staleResponses)`);
       }
       return undefined;
     }
@@ -329,10 +331,20 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
   }
 
   private invalid(why: string, value: unknown, answer: boolean): undefined {
-    this.stats.invalidMessages += 1;
-    this.options.logger.warn(`dropped an invalid message from server "${this.options.serverId}": ${why}`, { message: excerpt(value) });
+    if (this.countInvalid()) this.options.logger.warn(`dropped an invalid message from server "${this.options.serverId}": ${why}${this.soFar()}`, { message: excerpt(value) });
     if (answer) this.handlers.onInvalid(ErrorCode.InvalidRequest);
     return undefined;
+  }
+
+  /** Counts one more invalid message; whether it is worth a log line. */
+  private countInvalid(): boolean {
+    this.stats.invalidMessages += 1;
+    return worthLogging(this.stats.invalidMessages);
+  }
+
+  private soFar(): string {
+    const count = this.stats.invalidMessages;
+    return count === 1 ? "" : ` (${count} invalid so far, counted in stats().invalidMessages)`;
   }
 
   // ---- outbound ------------------------------------------------------------------------------

@@ -287,6 +287,22 @@ describe("servers that say too much", () => {
     safetyRow(context, {"area": "Protocol abuse", "tried": "100 000 tools in one page", "over": "stdio", "outcome": "all 100 000 listed, in order (the items bound is 100 000)"});
   });
 
+  it("drops 100 000 tools it cannot use, logging a dozen lines, not 100 000", async (context) => {
+    const { raw, server, logger } = await setup();
+    const count = 100_000;
+    // No inputSchema: an entry the client cannot use; one good tool at the end.
+    const tools: unknown[] = Array.from({ length: count }, (_, i) => ({ name: `broken_${i}` }));
+    tools.push({ name: "good", inputSchema: { type: "object" } });
+    raw.handle("tools/list", () => ({ tools }));
+    expect((await server.listTools()).map((tool) => tool.name)).toEqual(["good"]);
+    // The first ten, then the 100th, 1 000th, 10 000th and 100 000th.
+    const lines = logger.warnings("dropped entry");
+    expect(lines).toHaveLength(14);
+    expect(lines.at(-1)).toContain("(100000 so far)");
+    await server.ping();
+    safetyRow(context, { area: "Protocol abuse", tried: "a list of 100 000 tools the client cannot use (no `inputSchema`)", over: "stdio", outcome: "each dropped from the list; 14 warnings (the first 10, then the 100th, 1 000th, …, with the count so far)" });
+  });
+
   it("gives a list_changed storm to the hooks as far as the queue allows, counts the rest, memory bounded", async (context) => {
     const count = 100_000;
     const queued = 1000; // maxQueuedNotifications' default

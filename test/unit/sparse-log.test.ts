@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest";
+import { Occurrences, worthLogging } from "../../src/rpc/sparse-log.js";
+
+describe("worthLogging", () => {
+  it("takes each of the first ten, then the 100th, 1 000th, … and nothing between", () => {
+    const logged = Array.from({ length: 100_000 }, (_, i) => i + 1).filter(worthLogging);
+    expect(logged).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 100, 1000, 10_000, 100_000]);
+    expect(worthLogging(0)).toBe(false);
+    expect(worthLogging(10 ** 15)).toBe(true);
+    expect(worthLogging(10 ** 15 + 1)).toBe(false);
+  });
+
+  it("counts with Occurrences", () => {
+    const seen = new Occurrences();
+    const logged = Array.from({ length: 1000 }, () => seen.next()).filter(Boolean);
+    expect(logged).toHaveLength(12);
+    expect(seen.count).toBe(1000);
+  });
+});
