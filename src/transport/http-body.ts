@@ -84,6 +84,16 @@ export async function failureOf(response: ExchangeResponse, url: URL): Promise<C
   return new ClientError("transport", `${redactUrl(url)} answered ${cause.message}${page}`, { cause, data: { status } });
 }
 
+/**
+ * A 200 to a GET for an event stream that is no event stream (an HTML page, JSON): the server
+ * broke the protocol. The body is dropped unread; the message names the type, not the page.
+ */
+export function notAnEventStream(response: ExchangeResponse, url: URL): ClientError {
+  response.discard();
+  const type = mediaType(response);
+  return new ClientError("protocol", `${redactUrl(url)} answered a GET for an event stream with Content-Type "${excerpt(type, 100)}"`, { data: { status: response.status } });
+}
+
 function rpcErrorIn(body: string): { code: number; message: string; data?: unknown } | undefined {
   if (body === "") return undefined;
   try {

@@ -30,6 +30,11 @@ export interface ExchangeRequest {
  */
 export class Ticket {
   cancelled = false;
+  /**
+   * When the sender stops waiting for the exchange, on the `now()` clock (Infinity: not known).
+   * A wait the transport would add (a server's `Retry-After`) that ends later is not begun.
+   */
+  until = Infinity;
   private onCancel: (() => void) | undefined;
 
   /** @internal The backend says how to stop what is under way now. */

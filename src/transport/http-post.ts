@@ -5,7 +5,8 @@
  * server messages before the response, each reported with the request's id. A stream that
  * breaks before the response is resumed with a GET and `Last-Event-ID` when the era allows it,
  * waiting the server's `retry:` (bounded) between tries. A 404 to a request that carried the
- * session renews it, and the request alone is sent again.
+ * session renews it, and the request alone is sent again. A 429 or 503 is sent again after its
+ * `Retry-After`, within the bounds of `http-retry.ts`.
  */
 import { ClientError } from "../util/errors.js";
 import type { RequestId } from "../util/json.js";
@@ -13,6 +14,7 @@ import type { Logger } from "../util/logger.js";
 import { excerpt } from "../util/text.js";
 import { failureOf, mediaType, readBody } from "./http-body.js";
 import { followRedirect, isRedirect, sendFollowing, type Exchange, type ExchangeRequest, type ExchangeResponse, type Ticket } from "./http-exchange.js";
+import { sendAgain, turnedAway } from "./http-retry.js";
 import type { HttpSession } from "./http-session.js";
 import { SseOverflowError, openSseReader, type SseCursor } from "./sse-reader.js";
 
@@ -78,6 +80,7 @@ export async function post(
   };
   let response = await link.exchange.send(request);
   if (isRedirect(response.status)) response = await followRedirect(link.exchange, request, response);
+  if (turnedAway(response.status)) response = await sendAgain(link.exchange, request, response, ticket);
   if (startsSession) link.session.capture(response);
   if (mayRenew && !startsSession && link.session.expired(response.status, sent)) {
     response.discard();
@@ -140,9 +143,10 @@ async function readStream(link: HttpLink, response: ExchangeResponse, id: Reques
     if (link.deliver(value, id) === id && id !== undefined) answered = true;
   };
   let broken: unknown = await consumeStream(link, response, cursor, deliver);
-  for (let attempt = 0; id !== undefined && !answered && link.isOpen && !ticket.cancelled; attempt++) {
+  for (let attempt = 0; ; attempt++) {
     // An oversize message was refused, not lost: resuming would only replay it.
     if (broken instanceof SseOverflowError) throw new ClientError("transport", broken.message, { cause: broken });
+    if (id === undefined || answered || !link.isOpen || ticket.cancelled) return;
     const resumable = link.session.resumable && cursor.lastEventId !== undefined;
     if (!resumable || attempt >= link.maxReconnects) {
       throw new ClientError("transport", "the server's event stream ended before it answered", { cause: broken });

@@ -12,6 +12,7 @@
  * The header objects are built once per kind of request and reused until one of those changes
  * (nothing downstream modifies them), since a host may make thousands of calls a second.
  */
+import { ClientError } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
 import { sendFollowing, type Exchange, type ExchangeResponse, type Ticket } from "./http-exchange.js";
 import type { EraPolicy } from "./transport.js";
@@ -19,6 +20,8 @@ import type { EraPolicy } from "./transport.js";
 export type RequestKind = "initialize" | "post" | "get" | "delete";
 
 const DELETE_TIMEOUT_MS = 2000;
+/** A session id longer than this is refused: it would go out with every request. */
+export const MAX_SESSION_ID_CHARS = 4096;
 
 export class HttpSession {
   private policy: EraPolicy | undefined;
@@ -58,14 +61,21 @@ export class HttpSession {
     this.built = undefined;
   }
 
-  /** Takes the session the reply to a session-starting message mints (visible ASCII only). */
+  /**
+   * Takes the session the reply to a session-starting message mints. The id must be visible
+   * ASCII (2025-11-25 basic/transports, "Session Management") and at most `MAX_SESSION_ID_CHARS`
+   * long; any other is a `"protocol"` error, the reply discarded. The id goes back on every
+   * request (where Node would refuse a control character with an exception): without it the
+   * connection would only fail later, and less clearly.
+   */
   capture(response: ExchangeResponse): void {
     if (this.policy?.sessions === false || this.sessionId !== undefined) return;
     const id = response.header("mcp-session-id");
     if (id === undefined || id === "") return;
-    if (!/^[\x21-\x7e]+$/.test(id)) {
-      this.logger.warn("ignored a session id with characters outside visible ASCII");
-      return;
+    if (id.length > MAX_SESSION_ID_CHARS || !/^[\x21-\x7e]+$/.test(id)) {
+      response.discard();
+      const why = id.length > MAX_SESSION_ID_CHARS ? `is longer than ${MAX_SESSION_ID_CHARS} characters` : "has characters outside visible ASCII";
+      throw new ClientError("protocol", `the server's Mcp-Session-Id ${why}; refused`);
     }
     this.sessionId = id;
     this.built = undefined;

@@ -2,7 +2,8 @@
  * The HTTP+SSE transport of 2024-11-05 (basic/transports, "HTTP with SSE"): a GET opens an
  * event stream whose first event, `endpoint`, names the URL to POST every message to; everything
  * the server says, replies included, comes as `message` events on that stream. A POST's 2xx
- * means delivered, anything else that the message was not.
+ * means delivered, a 429 or 503 is sent again as `http-retry.ts` allows, anything else means
+ * the message was not delivered.
  *
  * The `endpoint` must be on the stream's own origin: a server must not be able to send the
  * client's messages, and the host's headers with them, to another host. The stream is the
@@ -12,8 +13,9 @@
 import { ClientError, messageOf } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
 import { excerpt, redactUrl } from "../util/text.js";
-import { failureOf, mediaType } from "./http-body.js";
-import { Ticket, sendFollowing, type Exchange, type ExchangeResponse } from "./http-exchange.js";
+import { failureOf, mediaType, notAnEventStream } from "./http-body.js";
+import { Ticket, sendFollowing, type Exchange, type ExchangeRequest, type ExchangeResponse } from "./http-exchange.js";
+import { sendAgain, turnedAway } from "./http-retry.js";
 import { openSseReader, type SseCursor } from "./sse-reader.js";
 
 /** What the channel needs of its transport. */
@@ -50,8 +52,8 @@ export class SseChannel {
   async open(): Promise<void> {
     const response = await sendFollowing(this.link.exchange, { method: "GET", url: this.link.url, headers: this.getHeaders, ticket: this.stream });
     if (response.status !== 200 || mediaType(response) !== "text/event-stream") {
-      const failure = await failureOf(response, this.link.url);
-      throw new ClientError("transport", `the HTTP+SSE stream could not be opened: ${failure.message}`, { cause: failure, data: failure.data });
+      const failure = response.status === 200 ? notAnEventStream(response, this.link.url) : await failureOf(response, this.link.url);
+      throw new ClientError(failure.kind === "protocol" ? "protocol" : "transport", `the HTTP+SSE stream could not be opened: ${failure.message}`, { cause: failure, data: failure.data });
     }
     await new Promise<void>((resolve, reject) => {
       let settled = false;
@@ -76,7 +78,9 @@ export class SseChannel {
   async post(body: string, ticket: Ticket): Promise<void> {
     const endpoint = this.endpoint;
     if (endpoint === undefined) throw new ClientError("transport", "the HTTP+SSE stream named no endpoint yet");
-    const response = await sendFollowing(this.link.exchange, { method: "POST", url: endpoint, headers: this.postHeaders, body, ticket });
+    const request: ExchangeRequest = { method: "POST", url: endpoint, headers: this.postHeaders, body, ticket };
+    let response = await sendFollowing(this.link.exchange, request);
+    if (turnedAway(response.status)) response = await sendAgain(this.link.exchange, request, response, ticket);
     if (response.status >= 200 && response.status < 300) return response.discard();
     throw await failureOf(response, endpoint);
   }

@@ -4,12 +4,14 @@
  * notifications unasked. It lives as long as the connection: when it breaks it is opened
  * again, resuming with `Last-Event-ID`, after the server's `retry:` (bounded) or a backoff
  * that doubles with each failure in a row; after `maxReconnects` failures without a message
- * it is given up. A 405 means the server offers none; a 404 for the session renews it.
+ * it is given up. A 405 means the server offers none, and so does a 200 that is not an event
+ * stream; a 404 for the session renews it. A message over `maxMessageBytes` ends the connection.
  */
-import { mediaType, failureOf } from "./http-body.js";
+import { ClientError } from "../util/errors.js";
+import { mediaType, failureOf, notAnEventStream } from "./http-body.js";
 import { Ticket, sendFollowing } from "./http-exchange.js";
 import { DEFAULT_RETRY_MS, consumeStream, renew, retryDelay, type HttpLink } from "./http-post.js";
-import type { SseCursor } from "./sse-reader.js";
+import { SseOverflowError, type SseCursor } from "./sse-reader.js";
 
 export class StandaloneStream {
   private readonly ticket = new Ticket();
@@ -54,8 +56,18 @@ export class StandaloneStream {
           await renew(link, sent);
           continue;
         }
-        if (response.status !== 200 || mediaType(response) !== "text/event-stream") throw await failureOf(response, link.url);
-        await consumeStream(link, response, cursor, deliver);
+        // A 200 that is no event stream will not become one: given up, as a 405 is.
+        if (response.status === 200 && mediaType(response) !== "text/event-stream") {
+          link.logger.warn(`the standalone event stream is given up: ${notAnEventStream(response, link.url).message}`);
+          return;
+        }
+        if (response.status !== 200) throw await failureOf(response, link.url);
+        const ended = await consumeStream(link, response, cursor, deliver);
+        // An oversize message was refused, not lost: resuming would only replay it.
+        if (ended instanceof SseOverflowError) {
+          link.fail(new ClientError("transport", ended.message, { cause: ended }));
+          return;
+        }
       } catch (error) {
         if (this.ticket.cancelled || !link.isOpen) return;
         link.logger.debug("the standalone event stream failed", { error });

@@ -20,6 +20,7 @@ import { ClientError, InvalidArgumentError, messageOf } from "../util/errors.js"
 import type { RequestId } from "../util/json.js";
 import type { Logger } from "../util/logger.js";
 import { excerpt, redactUrl } from "../util/text.js";
+import { now } from "../util/time.js";
 import { BodyTooLargeError, HttpStatusError } from "./http-body.js";
 import { HttpAgents, Ticket, fetchExchange, type Exchange, type FetchLike } from "./http-exchange.js";
 import { post, type HttpLink } from "./http-post.js";
@@ -27,6 +28,7 @@ import { HttpSession } from "./http-session.js";
 import { SseChannel, type SseLink } from "./http-sse.js";
 import { authorizingExchange, type Authorizer } from "./http-authorizer.js";
 import { StandaloneStream } from "./http-stream.js";
+import { malformedHttp, oversize, unreachable } from "./http-failure.js";
 import { HttpOutbox, MAX_WAITING_BYTES } from "./http-outbox.js";
 import type { EraPolicy, SendOptions, Transport, TransportSink } from "./transport.js";
 
@@ -165,7 +167,7 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
     } catch (error) {
       throw new InvalidArgumentError(`message is not serialisable to JSON: ${messageOf(error)}`);
     }
-    const posted = this.post(body, id, options?.headers, options?.startsSession === true);
+    const posted = this.post(body, id, options?.headers, options?.startsSession === true, options?.timeout);
     // The stream opens with the first message under the era's policy (`notifications/initialized`):
     // sent after it, not after its answer, so that it is there before the first call.
     if (this.streamWanted) this.openStream();
@@ -235,11 +237,19 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
     return this.outbox.paused;
   }
 
-  private async post(body: string, id: RequestId | undefined, extra: Readonly<Record<string, string>> | undefined, startsSession: boolean): Promise<void> {
+  private async post(
+    body: string,
+    id: RequestId | undefined,
+    extra: Readonly<Record<string, string>> | undefined,
+    startsSession: boolean,
+    timeout: number | undefined,
+  ): Promise<void> {
     const ticket = new Ticket();
     let timer: NodeJS.Timeout | undefined;
-    if (id !== undefined) this.requests.set(id, ticket);
-    else {
+    if (id !== undefined) {
+      this.requests.set(id, ticket);
+      if (timeout !== undefined && timeout < Infinity) ticket.until = now() + timeout;
+    } else {
       // A notification or a response waits its turn (`http-outbox.ts`), and has no deadline of
       // its own upstream: a server that never answers its POST must not pin a socket for ever.
       const turn = this.outbox.enter(body.length);
@@ -256,6 +266,7 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
       }
       this.others.add(ticket);
       timer = setTimeout(() => ticket.cancel(), MESSAGE_TIMEOUT_MS);
+      ticket.until = now() + MESSAGE_TIMEOUT_MS;
     }
     try {
       if (this.sse !== undefined) await this.sse.post(body, ticket);
@@ -265,6 +276,8 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
       const failure = this.asClientError(error);
       // The server could not be reached at all (not a status, a bad body or our own time limit).
       if (this.endWhenUnreachable && !ticket.cancelled && unreachable(error)) this.fail(failure);
+      // A message over maxMessageBytes ends the connection, over HTTP as over stdio.
+      if (oversize(error)) this.fail(failure);
       throw failure;
     } finally {
       clearTimeout(timer);
@@ -320,7 +333,7 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
     } catch (error) {
       channel.stop();
       if (this.state !== "open") throw new ClientError("closed", "the HTTP transport was closed while its HTTP+SSE stream opened", { cause: error });
-      throw error;
+      throw this.asClientError(error);
     } finally {
       signal?.removeEventListener("abort", stop);
       this.opening = undefined;
@@ -354,19 +367,10 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
     if (error instanceof ClientError) return error;
     if (error instanceof BodyTooLargeError) return new ClientError("transport", error.message, { cause: error });
     if (this.state !== "open") return new ClientError("closed", "the connection was closed", { cause: error });
+    const malformed = malformedHttp(error);
+    if (malformed !== undefined) return new ClientError("protocol", `${this.shown} sent an HTTP reply that does not parse (${malformed})`, { cause: error });
     return new ClientError("transport", `HTTP request to ${this.shown} failed: ${messageOf(error)}`, { cause: error });
   }
-}
-
-/** Socket errors that say no server is there (any more), looked for down the cause chain. */
-const UNREACHABLE = new Set(["ECONNREFUSED", "ECONNRESET", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN", "EPIPE", "ETIMEDOUT", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT"]);
-
-function unreachable(error: unknown): boolean {
-  for (let cause = error, depth = 0; typeof cause === "object" && cause !== null && depth < 5; cause = (cause as { cause?: unknown }).cause, depth++) {
-    const code = (cause as { code?: unknown }).code;
-    if (typeof code === "string" && UNREACHABLE.has(code)) return true;
-  }
-  return false;
 }
 
 /**

@@ -41,6 +41,12 @@ export interface SendOptions {
   readonly headers?: Readonly<Record<string, string>> | undefined;
   /** The reply to this message starts a session (legacy `initialize` over HTTP). */
   readonly startsSession?: boolean | undefined;
+  /**
+   * How long the sender waits for the reply to this request (ms), when it says: over HTTP a
+   * server's `Retry-After` that would outlast it is not waited for. (Not readonly: the rpc
+   * layer's request options carry the same field.)
+   */
+  timeout?: number | undefined;
 }
 
 /** What the negotiated era asks of the transport; stdio has nothing to do with it. */

@@ -702,7 +702,8 @@ describe.each(BACKENDS)("legacy Streamable HTTP over %s", (backend) => {
       const err = await failure(s.callTool("echo", {}));
       expect(err.kind).toBe("transport");
       expect(err.message).toMatch(/maxMessageBytes \(4096 bytes\)/);
-      await s.ping();
+      // Over maxMessageBytes the connection ends, as over stdio: a server cannot make every call cost that much.
+      expect(await s.closed).toMatchObject({ kind: "transport", message: expect.stringMatching(/maxMessageBytes \(4096 bytes\)/) });
     });
 
     it("stops reading a JSON body at maxMessageBytes without waiting for its end", async () => {
@@ -717,7 +718,7 @@ describe.each(BACKENDS)("legacy Streamable HTTP over %s", (backend) => {
       expect(err.kind).toBe("transport");
       expect(err.message).toMatch(/maxMessageBytes \(4096 bytes\)/);
       await p.closed;
-      await s.ping();
+      expect(await s.closed).toMatchObject({ kind: "transport", message: expect.stringMatching(/maxMessageBytes \(4096 bytes\)/) });
     });
 
     it("turns an SSE event larger than maxMessageBytes into kind transport", async () => {
@@ -732,7 +733,7 @@ describe.each(BACKENDS)("legacy Streamable HTTP over %s", (backend) => {
       expect(err.kind).toBe("transport");
       expect(err.message).toMatch(/maxMessageBytes \(4096 bytes\)/);
       await p.closed;
-      await s.ping();
+      expect(await s.closed).toMatchObject({ kind: "transport", message: expect.stringMatching(/maxMessageBytes \(4096 bytes\)/) });
     });
 
     it("does not resume a stream whose event outgrew maxMessageBytes: the call fails with kind transport", async () => {
@@ -749,7 +750,7 @@ describe.each(BACKENDS)("legacy Streamable HTTP over %s", (backend) => {
       expect(err.kind).toBe("transport");
       expect(err.message).toMatch(/maxMessageBytes \(4096 bytes\)/);
       expect(srv.requests.filter((r) => r.headers["last-event-id"] !== undefined)).toEqual([]);
-      await s.ping();
+      expect(await s.closed).toMatchObject({ kind: "transport", message: expect.stringMatching(/maxMessageBytes \(4096 bytes\)/) });
     });
 
     it("counts an SSE event's size in UTF-8 bytes", async () => {
