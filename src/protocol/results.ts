@@ -199,12 +199,15 @@ export function checkGetSkill(raw: unknown): GetSkillResult {
  * above any real server's list (the official servers page by tens to hundreds of items), far
  * below what would fill a host's memory: 100 000 tools of a few kilobytes each are some
  * hundreds of megabytes already. The cursors are remembered to catch a repeat, so their total
- * length is bounded too: a cursor is an opaque token, not a payload.
+ * length is bounded too: a cursor is an opaque token, not a payload. And what a listing of more
+ * than one page keeps is bounded in characters of JSON (`listCharacters`): each page is bounded
+ * by `maxMessageBytes` alone, and a thousand pages of it would be tens of gigabytes.
  */
 export const LIST_BOUNDS = Object.freeze({
   pages: 1_000,
   items: 100_000,
   cursorCharacters: 4 * 1024 * 1024,
+  listCharacters: 64 * 1024 * 1024,
 });
 /** `LIST_BOUNDS.pages`, which the skills extension's listing shares. */
 export const MAX_PAGES = LIST_BOUNDS.pages;
@@ -212,12 +215,30 @@ export const MAX_PAGES = LIST_BOUNDS.pages;
 /** Every page of `method`'s list, its items in order; see `walkPages`. */
 export async function allPages<T>(method: string, emptyCursorEnds: boolean, fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor: string | undefined }>): Promise<T[]> {
   const items: T[] = [];
+  let pages = 0;
+  let characters = 0;
   await walkPages(method, emptyCursorEnds, async (cursor) => {
     const page = await fetchPage(cursor);
+    pages += 1;
+    // A one-page list costs nothing to measure: the first page is measured when a second comes.
+    if (pages === 2) characters += measured(method, items);
+    if (pages >= 2) {
+      characters += measured(method, page.items);
+      if (characters > LIST_BOUNDS.listCharacters) throw overBound(`${method}'s pages passed ${LIST_BOUNDS.listCharacters} characters of JSON in all (at page ${pages})`);
+    }
     // Counted before they are kept: the bound holds for what is held.
     return { count: page.items.length, nextCursor: page.nextCursor, keep: () => pushAll(items, page.items) };
   });
   return items;
+}
+
+/** The length of `items` as JSON; a value too deep to write again is too much to keep. */
+function measured(method: string, items: unknown[]): number {
+  try {
+    return JSON.stringify(items).length;
+  } catch {
+    throw new ClientError("protocol", `${method}: a page could not be measured (nested too deep), the bound of one listing`);
+  }
 }
 
 function pushAll<T>(into: T[], items: T[]): void {

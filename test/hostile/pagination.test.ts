@@ -1,5 +1,6 @@
 // Pagination a server never ends, over stdio and HTTP: a listing stops at the first of its
-// bounds (LIST_BOUNDS: 1 000 pages, 100 000 items, 4 MiB of cursors in all) with a "protocol"
+// bounds (LIST_BOUNDS: 1 000 pages, 100 000 items, 4 MiB of cursors and 64 Mi characters of
+// JSON in all) with a "protocol"
 // error naming it, and the client goes on answering. A cursor that repeats is refused as before.
 import { describe, expect, it } from "vitest";
 import { Client, type ServerHandle } from "../../src/index.js";
@@ -11,7 +12,7 @@ import { countingLogger, MB, sampleMemory } from "./probe.js";
 import { count, safetyRow } from "./safety.js";
 
 /** The bounds, as documented: the tests below cross each. */
-const BOUNDS = { pages: 1_000, items: 100_000, cursorCharacters: 4 * 1024 * 1024 };
+const BOUNDS = { pages: 1_000, items: 100_000, cursorCharacters: 4 * 1024 * 1024, listCharacters: 64 * 1024 * 1024 };
 
 it("LIST_BOUNDS are the documented ones", () => {
   expect(LIST_BOUNDS).toEqual(BOUNDS);
@@ -74,6 +75,38 @@ const LISTS = [
   { method: "resources/list", key: "resources", list: (s: ServerHandle) => s.listResources(), entry: (i: number) => ({ uri: `mem://r${i}`, name: `r${i}` }) },
   { method: "prompts/list", key: "prompts", list: (s: ServerHandle) => s.listPrompts(), entry: (i: number) => ({ name: `p${i}` }) },
 ] as const;
+
+/** A legacy stdio server whose every tools/list page is one tool described in 20 MiB, without end. */
+const BIG_PAGES = String.raw`
+const description = "d".repeat(20 * 1024 * 1024);
+const out = (o) => process.stdout.write(JSON.stringify(o) + "\n");
+require("readline").createInterface({ input: process.stdin }).on("line", (line) => {
+  const m = JSON.parse(line);
+  if (m.id === undefined) return;
+  if (m.method === "initialize") return out({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "big", version: "0" } } });
+  if (m.method === "tools/list") {
+    const page = Number(m.params?.cursor ?? 1);
+    return out({ jsonrpc: "2.0", id: m.id, result: { tools: [{ name: "t" + page, inputSchema: { type: "object" }, description }], nextCursor: String(page + 1) } });
+  }
+  if (m.method === "ping") return out({ jsonrpc: "2.0", id: m.id, result: {} });
+  out({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } });
+});
+`;
+
+async function bigPagesOverStdio(): Promise<{ server: ServerHandle; served: undefined }> {
+  const client = track(new Client({ name: "h", version: "0", logger: countingLogger() }));
+  return { server: await client.connect("lister", { command: process.execPath, args: ["-e", BIG_PAGES] }), served: undefined };
+}
+
+async function bigPagesOverHttp(): Promise<{ server: ServerHandle; served: { readonly asked: number } }> {
+  const { server, serve } = await over("http");
+  const description = "d".repeat(20 * MB);
+  const served = serve("tools/list", (cursor) => {
+    const page = pageNumber(cursor);
+    return { tools: [{ ...tool(`t${page}`), description }], nextCursor: String(page + 1) };
+  });
+  return { server, served };
+}
 
 const OVER = { stdio: "stdio", http: "Streamable HTTP" } as const;
 
@@ -146,6 +179,28 @@ describe.each(["stdio", "http"] as const)("a listing over %s", (transport) => {
       tried: "cursors of 1, 2, 3 MiB, … (each page's longer)",
       over: OVER[transport],
       outcome: `the listing fails with \`protocol\` once the cursors it keeps pass ${count(BOUNDS.cursorCharacters)} characters (\`LIST_BOUNDS.cursorCharacters\`), at the 3rd page`,
+    });
+  });
+
+  it("stops when the pages pass 64 Mi characters of JSON in all, each within maxMessageBytes", async (context) => {
+    // One tool a page, described in 20 MiB: the 4th page brings the listing past 64 Mi. Over
+    // stdio a server of its own writes them: the raw relay would take seconds to carry 20 MiB.
+    const { server, served } = transport === "stdio" ? await bigPagesOverStdio() : await bigPagesOverHttp();
+    const memory = sampleMemory();
+    await expect(server.listTools()).rejects.toMatchObject({
+      kind: "protocol",
+      message: `tools/list's pages passed ${BOUNDS.listCharacters} characters of JSON in all (at page 4), the bound of one listing: the server's list is endless or too large`,
+    });
+    if (served !== undefined) expect(served.asked).toBe(4);
+    expect(memory.stop().heapUsed / MB).toBeLessThan(400);
+    // One page alone is not measured, and not bounded but by maxMessageBytes.
+    expect((await server.listToolsPage()).tools).toHaveLength(1);
+    await server.ping();
+    safetyRow(context, {
+      area: "Protocol abuse",
+      tried: "pages of 20 MiB each (one tool a page, its description 20 MiB), without end",
+      over: OVER[transport],
+      outcome: `the listing fails with \`protocol\` at the 4th page, past ${count(BOUNDS.listCharacters)} characters of JSON in all (\`LIST_BOUNDS.listCharacters\`); heap < 400 MiB`,
     });
   });
 
