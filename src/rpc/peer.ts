@@ -123,8 +123,8 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
     if (call.isCall) this.callCount += 1;
     call.watch();
     try {
-      // The init says what the transport must know of the request (headers, a session start).
-      const sent = this.transport.send(message, id, init);
+      // The call says what the transport must know of the request (headers, a session start, its timeout).
+      const sent = this.transport.send(message, id, call);
       if (sent !== undefined) sent.catch((error: unknown) => this.failCall(call, error));
     } catch (error) {
       this.finish(call);

@@ -26,6 +26,8 @@ export interface RequestOptions {
 
 /** Everything said about one outbound request; it is also what the transport is told of it. */
 export interface PendingCallInit extends RequestOptions, SendOptions {
+  /** The request's own timeout (RequestOptions'), which the transport reads too. */
+  timeout?: number | undefined;
   /** The caller's context for Handler callbacks tied to this call. */
   assigns?: unknown;
   /** False for requests the spec forbids cancelling (`initialize`). */
@@ -58,8 +60,15 @@ export interface CallHost {
   abort(call: PendingCall): void;
 }
 
-export class PendingCall implements DeadlineOwner, RelatedCall {
+/**
+ * It is also what the transport is told of the request (`SendOptions`): its headers, whether it
+ * starts a session, and its timeout, the default one included, which a server's `Retry-After`
+ * must fit.
+ */
+export class PendingCall implements DeadlineOwner, RelatedCall, SendOptions {
   readonly isCall: boolean;
+  readonly headers: Readonly<Record<string, string>> | undefined;
+  readonly startsSession: boolean | undefined;
   readonly assigns: unknown;
   readonly cancellable: boolean;
   readonly onProgress: ((progress: Progress) => void) | undefined;
@@ -83,6 +92,8 @@ export class PendingCall implements DeadlineOwner, RelatedCall {
     isCall: boolean,
   ) {
     this.isCall = isCall;
+    this.headers = init.headers;
+    this.startsSession = init.startsSession;
     this.assigns = init.assigns;
     this.cancellable = init.cancellable !== false;
     this.onProgress = init.onProgress;

@@ -30,6 +30,7 @@ import { authorizingExchange, type Authorizer } from "./http-authorizer.js";
 import { StandaloneStream } from "./http-stream.js";
 import { malformedHttp, oversize, unreachable } from "./http-failure.js";
 import { HttpOutbox, MAX_WAITING_BYTES } from "./http-outbox.js";
+import { Lingering } from "./http-linger.js";
 import type { EraPolicy, SendOptions, Transport, TransportSink } from "./transport.js";
 
 export interface HttpTarget {
@@ -90,6 +91,8 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
   private readonly others = new Set<Ticket>();
   /** How many notifications and responses go at once; the others wait there, in order. */
   private readonly outbox = new HttpOutbox();
+  /** Answered requests whose POST reply is still open. */
+  private readonly lingering = new Lingering();
   private stream: StandaloneStream | undefined;
   /** The policy asked for the standalone stream and it is not open yet. */
   private streamWanted = false;
@@ -194,7 +197,13 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
 
   /** @see HttpLink, SseLink */
   deliver(value: unknown, relatedRequestId?: RequestId): RequestId | undefined {
-    return this.sink?.message(value, relatedRequestId === undefined ? undefined : { relatedRequestId });
+    const answered = this.sink?.message(value, relatedRequestId === undefined ? undefined : { relatedRequestId });
+    // Its POST has nothing more to bring: if its reply stays open, it is let go of (http-linger.ts).
+    if (answered !== undefined) {
+      const ticket = this.requests.get(answered);
+      if (ticket !== undefined) this.lingering.answered(ticket);
+    }
+    return answered;
   }
 
   /** @see HttpLink */
@@ -229,6 +238,7 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
     this.opening?.stop();
     for (const ticket of this.requests.values()) ticket.cancel();
     for (const ticket of this.others) ticket.cancel();
+    this.lingering.clear();
     this.outbox.close();
   }
 
@@ -284,7 +294,10 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
       if (id === undefined) {
         this.others.delete(ticket);
         this.outbox.leave();
-      } else if (this.requests.get(id) === ticket) this.requests.delete(id);
+      } else {
+        if (this.requests.get(id) === ticket) this.requests.delete(id);
+        this.lingering.ended(ticket);
+      }
     }
   }
 

@@ -43,10 +43,9 @@ export interface SendOptions {
   readonly startsSession?: boolean | undefined;
   /**
    * How long the sender waits for the reply to this request (ms), when it says: over HTTP a
-   * server's `Retry-After` that would outlast it is not waited for. (Not readonly: the rpc
-   * layer's request options carry the same field.)
+   * server's `Retry-After` that would outlast it is not waited for.
    */
-  timeout?: number | undefined;
+  readonly timeout?: number | undefined;
 }
 
 /** What the negotiated era asks of the transport; stdio has nothing to do with it. */

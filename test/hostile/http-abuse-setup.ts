@@ -45,12 +45,14 @@ export interface SetupOptions {
   backend?: "node:http" | "fetch";
   /** The Handler lists roots: the client then sends `notifications/roots/list_changed` when told. */
   roots?: boolean;
+  /** The client's timeout of requests that name none. */
+  requestTimeout?: number;
 }
 
 export function newClient(options: SetupOptions = {}): { client: Client; logger: CapturingLogger } {
   const logger = capturingLogger();
   const handler = options.roots === true ? { listRoots: () => ({ roots: [] }) } : undefined;
-  const client = track(new Client({ name: "h", version: "0", logger, ...(handler === undefined ? {} : { handler }) }));
+  const client = track(new Client({ name: "h", version: "0", logger, ...(handler === undefined ? {} : { handler }), ...(options.requestTimeout === undefined ? {} : { requestTimeout: options.requestTimeout }) }));
   return { client, logger };
 }
 

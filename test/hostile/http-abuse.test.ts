@@ -240,8 +240,15 @@ describe("429 and 503 with Retry-After", () => {
     expect(oldOutcome.error).toMatchObject({ kind: "transport", serverId: "old", message: `${old.srv.endpoint} answered HTTP 429: slow down; Retry-After 30 s is more than the 10 s a retry waits: not sent again` });
     expect(old.srv.posts("tools/call")).toHaveLength(1);
     await old.server.ping();
+
+    // The client's own timeout counts as the call's when the call names none.
+    const short = await streamable({ requestTimeout: 2_000 });
+    short.srv.route(refuse("tools/call", 1, 429, () => ({ "retry-after": "5" })));
+    const shortOutcome = await settle(short.server.callTool("t", {}));
+    expect(shortOutcome.error).toMatchObject({ kind: "transport", message: expect.stringMatching(/Retry-After 5 s is more than the (1\d{3}|2000) ms left for the request: not sent again$/) });
+    expect(posts(short.srv.requests, "tools/call")).toHaveLength(1);
     await done(context, {
-      tried: `HTTP 429 or 503 without \`Retry-After\`, with one that is no number or date, one past ${MAX_RETRY_AFTER_MS / 1000} s, one past the call's timeout`,
+      tried: `HTTP 429 or 503 without \`Retry-After\`, with one that is no number or date, one past ${MAX_RETRY_AFTER_MS / 1000} s, one past the call's timeout (its own or the client's \`requestTimeout\`)`,
       over: BOTH,
       outcome: 'the call fails at once with `"transport"` naming the status and the delay, sent once; the connection goes on',
     });
