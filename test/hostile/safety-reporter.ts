@@ -55,7 +55,11 @@ function merged(rows: SafetyRow[]): SafetyRow[] {
     const key = JSON.stringify([row.area, row.tried, row.outcome]);
     const same = byCase.get(key);
     if (same === undefined) byCase.set(key, { ...row });
-    else if (!same.over.split(", ").includes(row.over)) same.over = `${same.over}, ${row.over}`;
+    else {
+      const parts = same.over.split(", ");
+      for (const part of row.over.split(", ")) if (!parts.includes(part)) parts.push(part);
+      same.over = parts.join(", ");
+    }
   }
   return [...byCase.values()];
 }
