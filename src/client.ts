@@ -8,7 +8,7 @@
  * server gracefully and accepts no new one; `destroy()` ends them at once.
  */
 import type { NotificationContext } from "./input/handler.js";
-import { NotificationQueue, type LogGate } from "./input/notifications.js";
+import { NotificationQueue, type LogGate, type NotificationSource } from "./input/notifications.js";
 import { InputPipeline } from "./input/pipeline.js";
 import { supervise } from "./input/supervisor.js";
 import { type InputFeatures, checkPin, isModernVersion, type Era } from "./protocol/versions.js";
@@ -80,9 +80,8 @@ export class Client {
       inputRateLimit: this.options.inputRateLimit,
       logRateLimit: this.options.logRateLimit,
       maxServerRequests: this.options.maxServerRequests,
-      deliver: (method, params, ctx) => this.deliver(method, params, ctx),
-      deliverLog: (gate, params, ctx) => this.deliverLog(gate, params, ctx),
-      droppedFrom: (ctx) => this.queue.droppedFrom(ctx),
+      deliver: (method, params, ctx, from) => this.deliver(method, params, ctx, from),
+      deliverLog: (gate, params, ctx, from) => this.deliverLog(gate, params, ctx, from),
     };
   }
 
@@ -287,23 +286,23 @@ export class Client {
 
   // ---- wiring ----------------------------------------------------------------------------------
 
-  private deliver(method: string, params: Record<string, unknown>, ctx: NotificationContext): void {
+  private deliver(method: string, params: Record<string, unknown>, ctx: NotificationContext, from: NotificationSource): void {
     this.catalogMade?.heard(ctx.serverId, method);
     const handler = this.options.handler;
     this.queue.push(async () => {
       if (handler?.handleNotification !== undefined) await this.guard(() => handler.handleNotification!(method, params, ctx));
       await this.toListeners({ serverId: ctx.serverId, method, params });
-    }, ctx);
+    }, from);
   }
 
-  private deliverLog(gate: LogGate, params: Record<string, unknown>, ctx: NotificationContext): void {
+  private deliverLog(gate: LogGate, params: Record<string, unknown>, ctx: NotificationContext, from: NotificationSource): void {
     const entry = gate.admit(params);
     if (entry === undefined) return;
     const handler = this.options.handler;
     this.queue.push(async () => {
       if (handler?.handleLog !== undefined) await this.guard(() => handler.handleLog!(entry.level, entry, ctx));
       await this.toListeners({ serverId: ctx.serverId, method: "notifications/message", params: { ...entry } });
-    }, ctx);
+    }, from);
   }
 
   private async toListeners(notification: ServerNotification): Promise<void> {

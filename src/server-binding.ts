@@ -7,7 +7,7 @@
 import { InputBudget } from "./input/budget.js";
 import type { NotificationContext } from "./input/handler.js";
 import { answerInputRequests, dispatchServerRequest } from "./input/dispatch.js";
-import { LogGate } from "./input/notifications.js";
+import { LogGate, type NotificationSource } from "./input/notifications.js";
 import type { InputPipeline, InputSource } from "./input/pipeline.js";
 import type { ConnectionFacts, ConnectionHooks } from "./protocol/era-codec.js";
 import type { InputRequest } from "./protocol/mrtr.js";
@@ -24,10 +24,8 @@ export interface ClientSide {
   readonly inputRateLimit: RateLimit;
   readonly logRateLimit: RateLimit;
   readonly maxServerRequests: number;
-  deliver(method: string, params: Record<string, unknown>, ctx: NotificationContext): void;
-  deliverLog(gate: LogGate, params: Record<string, unknown>, ctx: NotificationContext): void;
-  /** Notifications of the server whose context is `ctx` that the full queue dropped. */
-  droppedFrom(ctx: NotificationContext): number;
+  deliver(method: string, params: Record<string, unknown>, ctx: NotificationContext, from: NotificationSource): void;
+  deliverLog(gate: LogGate, params: Record<string, unknown>, ctx: NotificationContext, from: NotificationSource): void;
 }
 
 /** What a server handle reads of its binding: the counters of `stats()`, and the origin URLs are judged by. */
@@ -43,6 +41,8 @@ export interface InputCounters {
 export class ServerBinding implements ConnectionHooks, InputCounters {
   readonly budget: InputBudget;
   readonly logs: LogGate;
+  /** This server in the client's notification queue: it counts what the queue dropped of it. */
+  readonly queued: NotificationSource = { dropped: 0 };
   /** Made with the first notification (nothing in it changes once negotiated), frozen as hooks share it. */
   private notificationContext: NotificationContext | undefined;
 
@@ -60,9 +60,8 @@ export class ServerBinding implements ConnectionHooks, InputCounters {
     return this.logs.dropped;
   }
 
-  /** The context is made with the first notification, and is the queue's key for this server. */
   get notificationsDropped(): number {
-    return this.notificationContext === undefined ? 0 : this.client.droppedFrom(this.notificationContext);
+    return this.queued.dropped;
   }
 
   get inputsOverBudget(): number {
@@ -104,7 +103,7 @@ export class ServerBinding implements ConnectionHooks, InputCounters {
 
   notification(method: string, params: Record<string, unknown>, from: ConnectionFacts): void {
     const ctx = (this.notificationContext ??= Object.freeze({ client: this.client.name, serverId: this.serverId, era: from.era }));
-    if (method === "notifications/message") this.client.deliverLog(this.logs, params, ctx);
-    else this.client.deliver(method, params, ctx);
+    if (method === "notifications/message") this.client.deliverLog(this.logs, params, ctx, this.queued);
+    else this.client.deliver(method, params, ctx, this.queued);
   }
 }

@@ -10,7 +10,7 @@
  * The extension asks nothing of the client's capabilities; its methods exist where the server
  * declared it, in either era.
  */
-import { LIST_BOUNDS, MAX_PAGES } from "../protocol/results.js";
+import { allPages } from "../protocol/results.js";
 import type { CallOptions } from "../protocol/methods.js";
 import { SKILLS_EXTENSION } from "../protocol/methods.js";
 import type { ReadResourceResult } from "../protocol/types/index.js";
@@ -108,29 +108,20 @@ class Skills implements ServerSkills {
   }
 
   async list(options?: ListOptions): Promise<SkillListing> {
-    const skills: unknown[] = [];
     let ttlMs: number | undefined;
-    // The cursors are kept to catch a repeat: bounded in characters as well as in count, like
-    // every listing's (LIST_BOUNDS), or an endless list of megabyte cursors fills memory.
-    const cursors = new Set<string>();
-    let cursorCharacters = 0;
-    let cursor: string | undefined;
-    for (let pages = 1; ; pages++) {
+    let count = 0;
+    // Every listing's walk and bounds (LIST_BOUNDS: pages, cursors, characters of JSON), and
+    // maxSkills counted before a page is kept. The end of a list is the era's: 2026-07-28 takes
+    // "" for a cursor, the legacy era for the end.
+    const skills = await allPages("skills/list", this.server.era === "legacy", async (cursor) => {
       const page = await this.server.request("skills/list", cursor === undefined ? undefined : { cursor }, options);
-      for (const entry of page.skills) skills.push(entry);
-      this.withinMaxSkills(skills.length);
+      count += page.skills.length;
+      this.withinMaxSkills(count);
       ttlMs = this.ttlOf(page.ttlMs, ttlMs);
-      cursor = page.nextCursor;
-      // The end of a list is the era's: 2026-07-28 takes "" for a cursor, the legacy era for the end.
-      if (cursor === undefined || (cursor === "" && this.server.era === "legacy")) break;
-      if (cursors.has(cursor)) throw new ClientError("protocol", `the server repeated the skills/list cursor ${quote(cursor)}`, { serverId: this.serverId });
-      if (pages >= MAX_PAGES) throw new ClientError("protocol", `skills/list did not end after ${MAX_PAGES} pages`, { serverId: this.serverId });
-      cursorCharacters += cursor.length;
-      if (cursorCharacters > LIST_BOUNDS.cursorCharacters) {
-        throw new ClientError("protocol", `skills/list's cursors passed ${LIST_BOUNDS.cursorCharacters} characters in all (at page ${pages})`, { serverId: this.serverId });
-      }
-      cursors.add(cursor);
-    }
+      return { items: page.skills, nextCursor: page.nextCursor };
+    }).catch((error: unknown) => {
+      throw error instanceof ClientError && error.serverId === undefined ? error.withServer(this.serverId) : error;
+    });
     return this.listing(this.sort(skills), undefined, ttlMs);
   }
 

@@ -25,8 +25,9 @@ const INVALID_PARAMS = ErrorCode.InvalidParams;
  * Far beyond a real form (the spec's examples have a handful of fields, and a person fills in
  * each), far below what would stall the client or flood the person: at most 100 fields (so at
  * most 100 `required` names), field names of at most 256 characters, at most 1 000 choices per
- * field; a field's title and each choice's title at most 1 024 characters (a label, not a
- * page), a field's description at most 4 096 (what `sanitize` shows by default). Characters
+ * field; a field's title and each choice's title and value at most 1 024 characters (a label,
+ * not a page), a field's description at most 4 096 (what `sanitize` shows by default), a text
+ * field's default at most 16 384 (an elicitation's message's bound). Characters
  * are UTF-16 code units, as `String.length` counts them. Nested schemas are refused whatever
  * their size: a form is flat.
  */
@@ -36,6 +37,7 @@ export const FORM_BOUNDS = Object.freeze({
   options: 1_000,
   titleCharacters: 1_024,
   descriptionCharacters: 4_096,
+  defaultCharacters: 16_384,
 });
 const FORMATS = new Set(["email", "uri", "date", "date-time"]);
 
@@ -133,6 +135,7 @@ function stringKind(schema: Record<string, unknown>, modern: boolean): FieldKind
     if (!Array.isArray(schema.enum) || schema.enum.length === 0) return "enum must be a non-empty array of strings";
     if (schema.enum.length > FORM_BOUNDS.options) return tooManyOptions(schema.enum.length);
     if (!isStringArray(schema.enum)) return "enum must be a non-empty array of strings";
+    if (Array.isArray(schema.enumNames) && schema.enumNames.length > FORM_BOUNDS.options) return tooManyOptions(schema.enumNames.length);
     if (schema.enumNames !== undefined && !isStringArray(schema.enumNames)) return "enumNames must be an array of strings";
     const long = choiceTitleProblem(schema.enumNames);
     if (long !== undefined) return long;
@@ -147,6 +150,8 @@ function stringKind(schema: Record<string, unknown>, modern: boolean): FieldKind
   } else if ("anyOf" in schema) {
     return "anyOf is only allowed in multi-select items";
   }
+  const shown = optionsProblem(options) ?? defaultProblem(schema.default);
+  if (shown !== undefined) return shown;
   if (modern && schema.default !== undefined) {
     if (typeof schema.default !== "string") return "default must be a string";
     if (options !== undefined && !options.includes(schema.default)) return "default must be one of the options";
@@ -168,9 +173,24 @@ function multiKind(schema: Record<string, unknown>): FieldKind | string {
     options = titledConsts(items.anyOf);
   }
   if (options === undefined) return "multi-select items must be a string enum or an anyOf of { const, title }";
+  const shown = optionsProblem(options);
+  if (shown !== undefined) return shown;
   if (!optionalNumbers(schema, "minItems", "maxItems")) return "minItems and maxItems must be numbers";
   if (schema.default !== undefined && !listsOnly(schema.default, options)) return "default must list options";
   return { type: "multi", options };
+}
+
+/** A choice's value is what a host shows when it has no title: it is bounded as a title is. */
+function optionsProblem(options: string[] | undefined): string | undefined {
+  for (const option of options ?? []) {
+    if (option.length > FORM_BOUNDS.titleCharacters) return tooLong("a choice's value", option.length, FORM_BOUNDS.titleCharacters);
+  }
+  return undefined;
+}
+
+/** A text field's default is shown in it, as the message is shown above it. */
+function defaultProblem(value: unknown): string | undefined {
+  return typeof value === "string" && value.length > FORM_BOUNDS.defaultCharacters ? tooLong("default", value.length, FORM_BOUNDS.defaultCharacters) : undefined;
 }
 
 const tooManyOptions = (count: number): string => `${count} choices; a field has at most ${FORM_BOUNDS.options}`;

@@ -45,17 +45,26 @@ export function sanitizeLog(params: Record<string, unknown>): LogParams {
 
 type Job = () => unknown;
 
+/** Who queued a job: the client gives each server's binding one, which counts its drops. */
+export interface NotificationSource {
+  dropped: number;
+}
+
 /** A queued job and the server it came from (`undefined` once it ran or was dropped). */
 interface Entry {
   job: Job;
-  source: unknown;
+  source: NotificationSource | undefined;
 }
 
-/** One server's jobs in the queue, oldest first, by their place in it (absolute positions). */
+/**
+ * One server's jobs in the queue, oldest first, by their place in it (absolute positions).
+ * Only a server with jobs waiting has one: a client that saw thousands of servers come and go
+ * keeps none of theirs, and a full queue looks at the servers waiting, no more.
+ */
 interface Holding {
+  source: NotificationSource | undefined;
   places: number[];
   head: number;
-  dropped: number;
 }
 
 export class NotificationQueue {
@@ -65,7 +74,7 @@ export class NotificationQueue {
   private head = 0;
   private running = false;
   private idleWaiters: (() => void)[] = [];
-  private readonly holdings = new Map<unknown, Holding>();
+  private readonly holdings = new Map<NotificationSource | undefined, Holding>();
   private waitingCount = 0;
   /** Jobs dropped because the queue was full. */
   dropped = 0;
@@ -79,33 +88,33 @@ export class NotificationQueue {
     return this.waitingCount;
   }
 
-  /** Jobs of `source` dropped since the queue began. */
-  droppedFrom(source: unknown): number {
-    return this.holdings.get(source)?.dropped ?? 0;
+  /** How many servers have jobs waiting. */
+  get sources(): number {
+    return this.holdings.size;
   }
 
   /**
-   * Queues a job of `source` (any key: the client gives each server's binding its own); false
-   * when the job was dropped. When the queue is full, the newest
+   * Queues a job of `source`; false when the job was dropped. When the queue is full, the newest
    * job of the server that holds the most is the one dropped, unless that is `source` itself:
    * a server that floods loses its own notifications, never another server's.
    */
-  push(job: Job, source?: unknown): boolean {
-    let holding = this.holdings.get(source);
-    if (holding === undefined) this.holdings.set(source, (holding = { places: [], head: 0, dropped: 0 }));
+  push(job: Job, source?: NotificationSource): boolean {
+    const holding = this.holdings.get(source);
     if (this.waitingCount >= this.max) {
       const heaviest = this.heaviest();
-      const held = (h: Holding): number => h.places.length - h.head;
-      if (heaviest === undefined || heaviest === holding || held(heaviest) <= held(holding)) {
-        this.drop(holding);
+      const mine = holding === undefined ? 0 : held(holding);
+      if (heaviest === undefined || heaviest === holding || held(heaviest) <= mine) {
+        this.drop(source);
         return false;
       }
       const place = heaviest.places.pop()!;
       this.jobs[place - this.base] = undefined;
       this.waitingCount -= 1;
-      this.drop(heaviest);
+      if (held(heaviest) === 0) this.holdings.delete(heaviest.source);
+      this.drop(heaviest.source);
     }
-    holding.places.push(this.base + this.jobs.length);
+    const mineNow = holding ?? this.hold(source);
+    mineNow.places.push(this.base + this.jobs.length);
     this.jobs.push({ job, source });
     this.waitingCount += 1;
     if (!this.running) {
@@ -122,16 +131,22 @@ export class NotificationQueue {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
+  private hold(source: NotificationSource | undefined): Holding {
+    const holding: Holding = { source, places: [], head: 0 };
+    this.holdings.set(source, holding);
+    return holding;
+  }
+
   private heaviest(): Holding | undefined {
     let most: Holding | undefined;
     for (const holding of this.holdings.values()) {
-      if (most === undefined || holding.places.length - holding.head > most.places.length - most.head) most = holding;
+      if (most === undefined || held(holding) > held(most)) most = holding;
     }
     return most;
   }
 
-  private drop(holding: Holding): void {
-    holding.dropped += 1;
+  private drop(source: NotificationSource | undefined): void {
+    if (source !== undefined) source.dropped += 1;
     this.dropped += 1;
     // The 1st, 10th, 100th, …: a flood of drops is not a flood of warnings.
     if (isPowerOfTen(this.dropped)) this.logger.warn(`notification queue full: ${this.dropped} notification(s) dropped so far`);
@@ -153,10 +168,8 @@ export class NotificationQueue {
       this.waitingCount -= 1;
       const holding = this.holdings.get(entry.source)!;
       holding.head += 1;
-      if (holding.head === holding.places.length) {
-        holding.places.length = 0;
-        holding.head = 0;
-      } else if (holding.head > 1024 && holding.head * 2 > holding.places.length) {
+      if (held(holding) === 0) this.holdings.delete(entry.source);
+      else if (holding.head > 1024 && holding.head * 2 > holding.places.length) {
         holding.places.splice(0, holding.head);
         holding.head = 0;
       }
@@ -174,6 +187,10 @@ export class NotificationQueue {
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();
   }
+}
+
+function held(holding: Holding): number {
+  return holding.places.length - holding.head;
 }
 
 function isPowerOfTen(n: number): boolean {

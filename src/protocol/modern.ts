@@ -15,7 +15,7 @@ import { now } from "../util/time.js";
 import type { InboundRequest } from "../rpc/inbound-request.js";
 import type { PendingCall } from "../rpc/pending-call.js";
 import type { RpcPeer } from "../rpc/peer.js";
-import { Occurrences, soFar } from "../rpc/sparse-log.js";
+import { Occurrences, soFar, worthLogging } from "../rpc/sparse-log.js";
 import type { EraPolicy } from "../transport/transport.js";
 import { clientCapabilities, type InputFeatures, type ModernVersion } from "./versions.js";
 import type { ConnectionHooks, EraCodec, Negotiated } from "./era-codec.js";
@@ -43,8 +43,8 @@ export interface ModernSettings {
 type LegOptions = CallOptions & { onId?: (id: number) => void; cancellable?: boolean };
 
 
-/** Tools of one page dropped for their annotations that are named in a log line each; the rest are counted in one. */
-const NAMED_DROPS_PER_PAGE = 20;
+/** Tools of one listing dropped for their annotations that are each named in a log line; then the 100th, 1 000th, …. */
+const NAMED_TOOL_DROPS = 20;
 
 export class ModernCodec implements EraCodec {
   readonly era = "modern" as const;
@@ -73,6 +73,8 @@ export class ModernCodec implements EraCodec {
   private readonly ignoredRequests = new Occurrences();
   private readonly strayCancels = new Occurrences();
   private readonly droppedEntries = new Occurrences();
+  /** Tools dropped for their annotations in the listing under way. */
+  private toolDrops = 0;
 
   constructor(
     private readonly peer: RpcPeer,
@@ -233,7 +235,10 @@ export class ModernCodec implements EraCodec {
    */
   acceptTools(tools: Tool[], first: boolean, last: boolean): Tool[] {
     if (!this.http) return tools;
-    if (first) this.listing = new Map();
+    if (first) {
+      this.listing = new Map();
+      this.toolDrops = 0;
+    }
     const kept = this.keepTools(tools, this.listing);
     if (last && this.listing !== undefined) {
       this.toolHeaders = this.listing;
@@ -244,12 +249,14 @@ export class ModernCodec implements EraCodec {
 
   /** The tools of one page with valid annotations; theirs are remembered, and put in `listing`. */
   private keepTools(tools: Tool[], listing: Map<string, HeaderParam[]> | undefined): Tool[] {
-    let drops = 0;
     const kept = tools.filter((tool) => {
       const found = headerParams(tool.inputSchema);
       if (!found.ok) {
-        // Each of a page's first few is named; a page of 100 000 is not 100 000 log lines.
-        if (++drops <= NAMED_DROPS_PER_PAGE) this.settings.logger.warn(`server "${this.settings.serverId}": dropped tool "${excerpt(tool.name, 100)}": ${found.reason}`);
+        // A listing's first few are named, then its 100th, 1 000th, …: 100 000 are not 100 000 lines.
+        const drops = ++this.toolDrops;
+        if (drops <= NAMED_TOOL_DROPS || worthLogging(drops)) {
+          this.settings.logger.warn(`server "${this.settings.serverId}": dropped tool "${excerpt(tool.name, 100)}": ${found.reason}${drops > NAMED_TOOL_DROPS ? ` (${drops} so far in this listing)` : ""}`);
+        }
         this.toolHeaders.delete(tool.name);
         return false;
       }
@@ -259,9 +266,6 @@ export class ModernCodec implements EraCodec {
       } else this.toolHeaders.delete(tool.name);
       return true;
     });
-    if (drops > NAMED_DROPS_PER_PAGE) {
-      this.settings.logger.warn(`server "${this.settings.serverId}": dropped ${drops - NAMED_DROPS_PER_PAGE} more tools of the page for their x-mcp-header annotations`);
-    }
     return kept;
   }
 
@@ -277,8 +281,9 @@ export class ModernCodec implements EraCodec {
         if (this.droppedEntries.next()) this.settings.logger.warn(`server "${this.settings.serverId}": dropped entry ${index} of ${method}: ${reason}${soFar(this.droppedEntries)}`);
       },
     };
-    // A listing of its own: one the host runs meanwhile keeps its own.
+    // A listing of its own: one the host runs meanwhile keeps its own (and shares the drop count).
     const listing = new Map<string, HeaderParam[]>();
+    this.toolDrops = 0;
     await walkPages("tools/list", this.emptyCursorEnds, async (cursor) => {
       const raw = await this.send("tools/list", cursor === undefined ? undefined : { cursor }, { timeout: options.timeout }, signal, left());
       const page = checkListTools(classifyResult("tools/list", raw).result, context);

@@ -209,8 +209,6 @@ export const LIST_BOUNDS = Object.freeze({
   cursorCharacters: 4 * 1024 * 1024,
   listCharacters: 64 * 1024 * 1024,
 });
-/** `LIST_BOUNDS.pages`, which the skills extension's listing shares. */
-export const MAX_PAGES = LIST_BOUNDS.pages;
 
 /** Every page of `method`'s list, its items in order; see `walkPages`. */
 export async function allPages<T>(method: string, emptyCursorEnds: boolean, fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor: string | undefined }>): Promise<T[]> {

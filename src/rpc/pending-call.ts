@@ -26,8 +26,9 @@ export interface RequestOptions {
 
 /** Everything said about one outbound request; it is also what the transport is told of it. */
 export interface PendingCallInit extends RequestOptions, SendOptions {
-  /** The request's own timeout (RequestOptions'), which the transport reads too. */
+  /** The request's own timeout and bound (RequestOptions'), which the transport reads too. */
   timeout?: number | undefined;
+  maxTotalTimeout?: number | undefined;
   /** The caller's context for Handler callbacks tied to this call. */
   assigns?: unknown;
   /** False for requests the spec forbids cancelling (`initialize`). */

@@ -35,6 +35,10 @@ export class Ticket {
    * A wait the transport would add (a server's `Retry-After`) that ends later is not begun.
    */
   until = Infinity;
+  /** The request was answered (on some stream) while its POST was still under way: never sent again. */
+  answered = false;
+  /** How many times the message was sent again (`http-retry.ts`), over every path that resends it. */
+  retries = 0;
   private onCancel: (() => void) | undefined;
 
   /** @internal The backend says how to stop what is under way now. */

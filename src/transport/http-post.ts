@@ -16,6 +16,7 @@ import { failureOf, mediaType, readBody } from "./http-body.js";
 import { followRedirect, isRedirect, sendFollowing, type Exchange, type ExchangeRequest, type ExchangeResponse, type Ticket } from "./http-exchange.js";
 import { sendAgain, turnedAway } from "./http-retry.js";
 import type { HttpSession } from "./http-session.js";
+import { malformedHttp } from "./http-failure.js";
 import { SseOverflowError, openSseReader, type SseCursor } from "./sse-reader.js";
 
 /** What the POST exchange and the standalone stream share of their transport. */
@@ -31,10 +32,11 @@ export interface HttpLink {
   /** The URL for messages, secrets redacted. */
   describe(): string;
   /**
-   * A message from the server; `relatedRequestId` is the request whose stream carried it.
-   * Returns the id of the request it answered, if it answered one.
+   * A message from the server; `relatedRequestId` is the request whose stream (or, with
+   * `inJsonReply`, whose JSON reply) carried it. Returns the id of the request it answered, if
+   * it answered one.
    */
-  deliver(value: unknown, relatedRequestId: RequestId | undefined): RequestId | undefined;
+  deliver(value: unknown, relatedRequestId: RequestId | undefined, inJsonReply?: boolean): RequestId | undefined;
   parseError(raw: string): void;
   /** The connection cannot go on (its session could not be renewed). */
   fail(error: ClientError): void;
@@ -130,7 +132,7 @@ async function readReply(link: HttpLink, response: ExchangeResponse, id: Request
     throw new ClientError("protocol", "the server's JSON reply does not parse", { data: excerpt(text) });
   }
   // A JSON reply holds the response and nothing else: anything else would leave the call waiting.
-  if (link.deliver(value, id) !== id && id !== undefined) {
+  if (link.deliver(value, id, true) !== id && id !== undefined) {
     throw new ClientError("protocol", "the server's JSON reply is not the response to the request", { data: excerpt(text) });
   }
 }
@@ -149,6 +151,8 @@ async function readStream(link: HttpLink, response: ExchangeResponse, id: Reques
     if (id === undefined || answered || !link.isOpen || ticket.cancelled) return;
     const resumable = link.session.resumable && cursor.lastEventId !== undefined;
     if (!resumable || attempt >= link.maxReconnects) {
+      // A reply the HTTP parser refused is the server's fault wherever it broke: "protocol", as for a JSON body.
+      if (malformedHttp(broken) !== undefined) throw broken;
       throw new ClientError("transport", "the server's event stream ended before it answered", { cause: broken });
     }
     await ticket.sleep(retryDelay(cursor, DEFAULT_RETRY_MS));

@@ -7,7 +7,8 @@
  * - the delay is at most `MAX_RETRY_AFTER_MS`: a server that asks for longer is not waited for;
  * - the delay fits in what is left of the request's time (its timeout, or the bound of a
  *   notification's POST): a wait that would outlast it only turns a clear refusal into a timeout;
- * - at most `MAX_RETRIES` times for one message.
+ * - at most `MAX_RETRIES` times for one message, whatever path sends it again;
+ * - never once the request was answered meanwhile (over HTTP+SSE, answers come on another stream).
  *
  * Without a usable `Retry-After` the POST fails at once: any wait would be a guess, and a retry
  * at once only adds to the load of a server that just said it has too much; the host decides.
@@ -35,14 +36,16 @@ export function turnedAway(status: number): boolean {
  * nothing more.
  */
 export async function sendAgain(exchange: Exchange, request: ExchangeRequest, response: ExchangeResponse, ticket: Ticket): Promise<ExchangeResponse> {
-  for (let retries = 0; turnedAway(response.status); retries++) {
+  while (turnedAway(response.status)) {
     const wait = retryAfterMs(response);
-    const why = refusal(wait, retries, ticket.until - now());
+    const why = refusal(wait, ticket.retries, ticket.until - now());
     if (why !== undefined) throw await notRetried(response, request.url, why, wait);
     response.discard();
     await ticket.sleep(wait!);
-    // Given up while it waited (a timeout, a close): not sent again.
-    if (ticket.cancelled) throw new CancelledExchange();
+    // Given up while it waited (a timeout, a close), or answered meanwhile on another stream
+    // (a request already handled must not run twice): not sent again.
+    if (ticket.cancelled || ticket.answered) throw new CancelledExchange();
+    ticket.retries += 1;
     response = await sendFollowing(exchange, request);
   }
   return response;

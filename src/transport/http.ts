@@ -170,7 +170,9 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
     } catch (error) {
       throw new InvalidArgumentError(`message is not serialisable to JSON: ${messageOf(error)}`);
     }
-    const posted = this.post(body, id, options?.headers, options?.startsSession === true, options?.timeout);
+    // The time a Retry-After may take: what the request waits at most, all bounds counted.
+    const within = options === undefined ? undefined : Math.min(options.timeout ?? Infinity, options.maxTotalTimeout ?? Infinity);
+    const posted = this.post(body, id, options?.headers, options?.startsSession === true, within);
     // The stream opens with the first message under the era's policy (`notifications/initialized`):
     // sent after it, not after its answer, so that it is there before the first call.
     if (this.streamWanted) this.openStream();
@@ -196,14 +198,22 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
   }
 
   /** @see HttpLink, SseLink */
-  deliver(value: unknown, relatedRequestId?: RequestId): RequestId | undefined {
+  deliver(value: unknown, relatedRequestId?: RequestId, inJsonReply = false): RequestId | undefined {
     const answered = this.sink?.message(value, relatedRequestId === undefined ? undefined : { relatedRequestId });
-    // Its POST has nothing more to bring: if its reply stays open, it is let go of (http-linger.ts).
-    if (answered !== undefined) {
-      const ticket = this.requests.get(answered);
-      if (ticket !== undefined) this.lingering.answered(ticket);
-    }
+    if (answered !== undefined) this.answeredWhilePosting(answered, inJsonReply && answered === relatedRequestId);
     return answered;
+  }
+
+  /**
+   * Request `id` was answered while its POST was under way: it is never sent again, and a reply
+   * of its that stays open is let go of (http-linger.ts). Its own JSON reply has ended by the
+   * time its answer is read: nothing to let go of there, and no timer armed.
+   */
+  private answeredWhilePosting(id: RequestId, inItsJsonReply: boolean): void {
+    const ticket = this.requests.get(id);
+    if (ticket === undefined) return;
+    ticket.answered = true;
+    if (!inItsJsonReply) this.lingering.answered(ticket);
   }
 
   /** @see HttpLink */

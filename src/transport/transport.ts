@@ -46,6 +46,8 @@ export interface SendOptions {
    * server's `Retry-After` that would outlast it is not waited for.
    */
   readonly timeout?: number | undefined;
+  /** The bound of the request's whole life (ms), which its timeout's restarts never pass. */
+  readonly maxTotalTimeout?: number | undefined;
 }
 
 /** What the negotiated era asks of the transport; stdio has nothing to do with it. */

@@ -5,8 +5,10 @@
  * Removed: ANSI escape sequences, C0 and C1 control characters and DEL (tabs and line breaks
  * become spaces), bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E,
  * U+2066–U+2069), zero-width and invisible format characters (U+180E, U+200B–U+200D,
- * U+2060–U+2064, U+206A–U+206F, U+FEFF, U+FFF9–U+FFFB, and the tag characters
- * U+E0000–U+E007F, which spell out ASCII no reader sees but a model does) and the Unicode line
+ * U+2060–U+2064, U+206A–U+206F, U+FEFF, U+FFF9–U+FFFB, the soft hyphen U+00AD, the combining
+ * grapheme joiner U+034F, the Hangul fillers U+115F, U+1160, U+3164, U+FFA0, the tag characters
+ * U+E0000–U+E007F and the variation selectors U+E0100–U+E01EF, which spell out text no reader
+ * sees but a model does; the emoji selectors U+FE00–U+FE0F stay) and the Unicode line
  * and paragraph separators (U+2028, U+2029). An 8-bit CSI or OSC (U+009B, U+009D) loses its
  * control character; what followed it stays as plain text, which no terminal obeys.
  */
@@ -17,8 +19,8 @@ import { InvalidArgumentError } from "./errors.js";
 const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]?/g;
 const WHITESPACE_CONTROLS = /[\t\n\v\f\r\u0085\u2028\u2029]/g;
 // Tag characters are astral: a high surrogate U+DB40 before U+DC00–U+DC7F (no `u` flag needed).
-const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
-const NEEDS_WORK = /[\u0000-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/;
+const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f\udd00-\uddef]/g;
+const NEEDS_WORK = /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f\udd00-\uddef]/;
 
 export const MAX_TEXT = 4096;
 export const MAX_DEPTH = 16;

@@ -12,7 +12,7 @@ import { safetyRow, type SafetyRow } from "./safety.js";
 import { countingLogger, probeLatency } from "./probe.js";
 
 /** The bounds, as documented: the tests below cross each. */
-const BOUNDS = { fields: 100, nameCharacters: 256, options: 1_000, titleCharacters: 1_024, descriptionCharacters: 4_096 };
+const BOUNDS = { fields: 100, nameCharacters: 256, options: 1_000, titleCharacters: 1_024, descriptionCharacters: 4_096, defaultCharacters: 16_384 };
 /** Generous: a call on a quiet server takes a few ms; a stalled event loop takes seconds. */
 const LATENCY_BOUND_MS = 2_000;
 
@@ -100,6 +100,30 @@ const CASES: Array<{ name: string; over: Schema; message: string; at: Schema }> 
     over: form({ pick: { type: "string", enum: choices(1_000), enumNames: Array.from({ length: 1_000 }, (_, i) => "t".repeat(i === 999 ? 1024 * 1024 : 1_024)) } }),
     message: 'requestedSchema property "pick": a choice\'s title must be at most 1024 characters (it has 1048576)',
     at: form({ pick: { type: "string", enum: choices(1_000), enumNames: Array.from({ length: 1_000 }, () => "t".repeat(1_024)) } }),
+  },
+  {
+    name: "2 000 000 enumNames for one choice",
+    over: form({ pick: { type: "string", enum: ["a"], enumNames: Array.from({ length: 2_000_000 }, () => "t") } }),
+    message: 'requestedSchema property "pick": 2000000 choices; a field has at most 1000',
+    at: form({ pick: { type: "string", enum: ["a"], enumNames: Array.from({ length: 1_000 }, () => "t") } }),
+  },
+  {
+    name: "a choice value of 1 MiB",
+    over: form({ pick: { type: "string", enum: ["a", "v".repeat(1024 * 1024)] } }),
+    message: 'requestedSchema property "pick": a choice\'s value must be at most 1024 characters (it has 1048576)',
+    at: form({ pick: { type: "string", enum: ["a", "v".repeat(1_024)] } }),
+  },
+  {
+    name: "a multi-select value of 1 025 characters",
+    over: form({ many: { type: "array", items: { type: "string", enum: ["a", "v".repeat(1_025)] } } }),
+    message: 'requestedSchema property "many": a choice\'s value must be at most 1024 characters (it has 1025)',
+    at: form({ many: { type: "array", items: { type: "string", enum: ["a", "v".repeat(1_024)] } } }),
+  },
+  {
+    name: "a text default of 1 MiB",
+    over: form({ note: { type: "string", default: "d".repeat(1024 * 1024) } }),
+    message: 'requestedSchema property "note": default must be at most 16384 characters (it has 1048576)',
+    at: form({ note: { type: "string", default: "d".repeat(16_384) } }),
   },
 ];
 

@@ -600,6 +600,26 @@ describe.each(BACKENDS)("modern Streamable HTTP over %s", (backend) => {
       expect((await s.listToolsPage()).tools).toEqual(VALID);
     });
 
+    it("names the first 20 tools a listing drops, across its pages, then the 100th and 1 000th: not a line each", async () => {
+      const srv = await startModern();
+      const perPage = 400;
+      const broken = (page: number) => Array.from({ length: perPage }, (_, i) => ({ name: `bad-${page}-${i}`, inputSchema: props({ x: { type: "object", "x-mcp-header": "X" } }) }));
+      srv.handle("tools/list", (m) => {
+        const page = Number((m.params as { cursor?: string } | undefined)?.cursor ?? 1);
+        return complete({ tools: [...broken(page), DEPLOY], ...(page < 3 ? { nextCursor: String(page + 1) } : {}) });
+      });
+      const { s, log } = await connect(srv);
+      expect(await s.listTools()).toEqual([DEPLOY, DEPLOY, DEPLOY]);
+      const lines = log.warnings("dropped tool");
+      expect(lines).toHaveLength(22);
+      expect(lines[19]).toContain('"bad-1-19"');
+      expect(lines[20]).toContain("(100 so far in this listing)");
+      expect(lines[21]).toContain("(1000 so far in this listing)");
+      // The next listing counts afresh.
+      await s.listTools();
+      expect(log.warnings("dropped tool")).toHaveLength(44);
+    });
+
     it("re-lists tools and retries once when a call gets 400 -32020 (HeaderMismatch)", async () => {
       const srv = await startModern();
       let listings = 0;

@@ -360,7 +360,7 @@ describe("the skills API", () => {
       const page = { skills: [], nextCursor: `c${pages}` };
       return page;
     });
-    await expect(skillsWith(server).list()).rejects.toMatchObject({ kind: "protocol", message: "skills/list did not end after 1000 pages" });
+    await expect(skillsWith(server).list()).rejects.toMatchObject({ kind: "protocol", message: "skills/list did not end after 1000 pages, the bound of one listing: the server's list is endless or too large" });
     expect(pages).toBe(1_000);
   });
 
@@ -375,7 +375,7 @@ describe("the skills API", () => {
     await expect(skillsWith(server).list()).rejects.toMatchObject({
       kind: "protocol",
       serverId: "skills",
-      message: `skills/list's cursors passed ${4 * 1024 * 1024} characters in all (at page 3)`,
+      message: `skills/list's cursors passed ${4 * 1024 * 1024} characters in all (at page 3), the bound of one listing: the server's list is endless or too large`,
     });
     expect(pages).toBe(3);
     expect((await skillsWith(server).listPage()).nextCursor).toHaveLength(4 * 1024 * 1024);

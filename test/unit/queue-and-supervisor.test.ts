@@ -167,35 +167,57 @@ describe("NotificationQueue", () => {
 
   it("when full, drops the newest of the server holding the most, never a quieter server's", async () => {
     const queue = new NotificationQueue(4, capturingLogger());
+    const flood = { dropped: 0 };
+    const quiet = { dropped: 0 };
     const gate = deferred<void>();
     const ran: string[] = [];
-    queue.push(() => gate.promise, "flood");
+    queue.push(() => gate.promise, flood);
     await settle();
-    for (let i = 1; i <= 6; i++) queue.push(() => ran.push(`flood ${i}`), "flood");
+    for (let i = 1; i <= 6; i++) queue.push(() => ran.push(`flood ${i}`), flood);
     // Full with flood 1–4: the quiet server's two take the places of flood 4 and 3.
-    expect(queue.push(() => ran.push("quiet 1"), "quiet")).toBe(true);
-    expect(queue.push(() => ran.push("quiet 2"), "quiet")).toBe(true);
+    expect(queue.push(() => ran.push("quiet 1"), quiet)).toBe(true);
+    expect(queue.push(() => ran.push("quiet 2"), quiet)).toBe(true);
     // Two each: the one that holds no more than the heaviest loses its own.
-    expect(queue.push(() => ran.push("quiet 3"), "quiet")).toBe(false);
-    expect(queue.push(() => ran.push("flood 7"), "flood")).toBe(false);
+    expect(queue.push(() => ran.push("quiet 3"), quiet)).toBe(false);
+    expect(queue.push(() => ran.push("flood 7"), flood)).toBe(false);
     expect(queue.waiting).toBe(4);
-    expect(queue.droppedFrom("flood")).toBe(5);
-    expect(queue.droppedFrom("quiet")).toBe(1);
+    expect(flood.dropped).toBe(5);
+    expect(quiet.dropped).toBe(1);
     expect(queue.dropped).toBe(6);
     gate.resolve();
     await queue.idle();
     expect(ran).toEqual(["flood 1", "flood 2", "quiet 1", "quiet 2"]);
     // Places freed are everyone's again.
-    for (let i = 0; i < 4; i++) expect(queue.push(() => undefined, "flood")).toBe(true);
+    for (let i = 0; i < 4; i++) expect(queue.push(() => undefined, flood)).toBe(true);
+  });
+
+  it("keeps nothing of a server once none of its jobs waits, evicted ones included", async () => {
+    const queue = new NotificationQueue(2, capturingLogger());
+    const gate = deferred<void>();
+    const servers = Array.from({ length: 1000 }, () => ({ dropped: 0 }));
+    queue.push(() => gate.promise, servers[0]);
+    await settle();
+    queue.push(() => undefined, servers[0]);
+    queue.push(() => undefined, servers[0]);
+    // Each new server takes the newest place of the heaviest, then loses it to the next.
+    for (const server of servers.slice(1)) queue.push(() => undefined, server);
+    expect(queue.waiting).toBe(2);
+    expect(queue.sources).toBeLessThanOrEqual(2);
+    gate.resolve();
+    await queue.idle();
+    expect(queue.sources).toBe(0);
   });
 
   it("keeps each server's order across compactions of a long queue", async () => {
     const queue = new NotificationQueue(5000, capturingLogger());
+    const a = { dropped: 0 };
+    const b = { dropped: 0 };
     const ran: number[] = [];
-    for (let i = 0; i < 4000; i++) queue.push(() => ran.push(i), i % 2 === 0 ? "a" : "b");
+    for (let i = 0; i < 4000; i++) queue.push(() => ran.push(i), i % 2 === 0 ? a : b);
     await queue.idle();
     expect(ran).toEqual(Array.from({ length: 4000 }, (_, i) => i));
     expect(queue.waiting).toBe(0);
+    expect(queue.sources).toBe(0);
   });
 
   it("runs a job pushed by a running job after it, in order", async () => {

@@ -70,8 +70,15 @@ describe("safeText", () => {
       expect(safeText(`a${ch(code)}b`), hex(code)).toBe("ab");
     }
     for (let code = 0xe0000; code <= 0xe007f; code++) expect(safeText(`a${String.fromCodePoint(code)}b`), code.toString(16)).toBe("ab");
-    // Astral neighbours stay whole: an emoji, and the variation selectors past the tag block.
-    expect(safeText("a😀\u{e0100}b")).toBe("a😀\u{e0100}b");
+    // Astral neighbours stay whole: an emoji, and the astral code points past the selectors.
+    expect(safeText("a😀\u{e01f0}b")).toBe("a😀\u{e01f0}b");
+  });
+
+  it("removes the variation selectors supplement, the Hangul fillers, the soft hyphen and U+034F, and keeps emoji selectors", () => {
+    for (let code = 0xe0100; code <= 0xe01ef; code++) expect(safeText(`a${String.fromCodePoint(code)}b`), code.toString(16)).toBe("ab");
+    for (const code of [0x00ad, 0x034f, 0x115f, 0x1160, 0x3164, 0xffa0]) expect(safeText(`a${ch(code)}b`), hex(code)).toBe("ab");
+    // U+FE0F makes the heart red: emoji need it.
+    expect(safeText("\u2764\ufe0f")).toBe("\u2764\ufe0f");
   });
 
   it("leaves no line or paragraph separator (U+2028, U+2029): they become spaces", () => {
