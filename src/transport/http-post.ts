@@ -47,7 +47,7 @@ export interface HttpLink {
 /** Waits this long between tries when the server names no `retry:`. */
 export const DEFAULT_RETRY_MS = 1000;
 /** The longest wait a server's `retry:` may ask for. */
-const MAX_RETRY_MS = 60_000;
+export const MAX_RETRY_MS = 60_000;
 
 export function retryDelay(cursor: SseCursor, fallback: number): number {
   return Math.min(cursor.retryMs ?? fallback, MAX_RETRY_MS);

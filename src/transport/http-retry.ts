@@ -72,7 +72,7 @@ async function notRetried(response: ExchangeResponse, url: URL, why: string, wai
  * clock, so that a skew between the two clocks does not change the wait), else against the wall
  * clock: a date can only be compared with a date. The wait itself runs on the monotonic one.
  */
-function retryAfterMs(response: ExchangeResponse): number | undefined {
+export function retryAfterMs(response: ExchangeResponse): number | undefined {
   const value = response.header("retry-after")?.trim();
   if (value === undefined || value === "") return undefined;
   if (/^\d+$/.test(value)) return Number(value) * 1000;

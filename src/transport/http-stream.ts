@@ -3,14 +3,16 @@
  * "Listening for Messages from the Server"), on which the server sends requests and
  * notifications unasked. It lives as long as the connection: when it breaks it is opened
  * again, resuming with `Last-Event-ID`, after the server's `retry:` (bounded) or a backoff
- * that doubles with each failure in a row; after `maxReconnects` failures without a message
+ * that doubles with each failure in a row (or the `Retry-After` of a 429 or 503, at most a
+ * minute); after `maxReconnects` failures without a message
  * it is given up. A 405 means the server offers none, and so does a 200 that is not an event
  * stream; a 404 for the session renews it. A message over `maxMessageBytes` ends the connection.
  */
 import { ClientError } from "../util/errors.js";
 import { mediaType, failureOf, notAnEventStream } from "./http-body.js";
 import { Ticket, sendFollowing } from "./http-exchange.js";
-import { DEFAULT_RETRY_MS, consumeStream, renew, retryDelay, type HttpLink } from "./http-post.js";
+import { DEFAULT_RETRY_MS, MAX_RETRY_MS, consumeStream, renew, retryDelay, type HttpLink } from "./http-post.js";
+import { retryAfterMs, turnedAway } from "./http-retry.js";
 import { SseOverflowError, type SseCursor } from "./sse-reader.js";
 
 export class StandaloneStream {
@@ -33,6 +35,7 @@ export class StandaloneStream {
     let failures = 0;
     while (link.isOpen && !this.ticket.cancelled) {
       let received = false;
+      let asked: number | undefined;
       const deliver = (value: unknown): void => {
         received = true;
         link.deliver(value, undefined);
@@ -61,7 +64,11 @@ export class StandaloneStream {
           link.logger.warn(`the standalone event stream is given up: ${notAnEventStream(response, link.url).message}`);
           return;
         }
-        if (response.status !== 200) throw await failureOf(response, link.url);
+        if (response.status !== 200) {
+          // A server that turned the GET away says when to come back: then, not at the backoff's time.
+          if (turnedAway(response.status)) asked = retryAfterMs(response);
+          throw await failureOf(response, link.url);
+        }
         const ended = await consumeStream(link, response, cursor, deliver);
         // An oversize message was refused, not lost: resuming would only replay it.
         if (ended instanceof SseOverflowError) {
@@ -77,7 +84,8 @@ export class StandaloneStream {
         link.logger.warn(`gave up on the standalone event stream of ${link.describe()} after ${failures} failures`);
         return;
       }
-      await this.ticket.sleep(retryDelay(cursor, DEFAULT_RETRY_MS * 2 ** Math.max(0, failures - 1)));
+      const backoff = retryDelay(cursor, DEFAULT_RETRY_MS * 2 ** Math.max(0, failures - 1));
+      await this.ticket.sleep(asked === undefined ? backoff : Math.min(asked, MAX_RETRY_MS));
     }
   }
 }

@@ -25,6 +25,12 @@ type Schema = Record<string, unknown>;
 const strings = (count: number, name = (i: number) => `f${i}`): Schema =>
   Object.fromEntries(Array.from({ length: count }, (_, i) => [name(i), { type: "string" }]));
 const form = (properties: Schema, required?: string[]): Schema => ({ type: "object", properties, ...(required === undefined ? {} : { required }) });
+/** An object schema whose one property is an object, `depth` levels down. */
+const nest = (depth: number): Schema => {
+  let schema: Schema = { type: "string" };
+  for (let i = 0; i < depth; i++) schema = { type: "object", properties: { inner: schema } };
+  return schema;
+};
 const choices = (count: number): string[] => Array.from({ length: count }, (_, i) => `c${i}`);
 
 /** Each case: a schema past a bound, the exact refusal, and the same kind of schema at the bound. */
@@ -118,6 +124,18 @@ const CASES: Array<{ name: string; over: Schema; message: string; at: Schema }> 
     over: form({ many: { type: "array", items: { type: "string", enum: ["a", "v".repeat(1_025)] } } }),
     message: 'requestedSchema property "many": a choice\'s value must be at most 1024 characters (it has 1025)',
     at: form({ many: { type: "array", items: { type: "string", enum: ["a", "v".repeat(1_024)] } } }),
+  },
+  {
+    name: "a field that is an object of its own",
+    over: form({ address: { type: "object", properties: { street: { type: "string" } } } }),
+    message: 'requestedSchema property "address": nested schemas are not allowed',
+    at: form({ street: { type: "string" } }),
+  },
+  {
+    name: "objects nested 1 000 levels deep",
+    over: form({ deep: nest(1_000) }),
+    message: 'requestedSchema property "deep": nested schemas are not allowed',
+    at: form({ deep: { type: "string" } }),
   },
   {
     name: "a text default of 1 MiB",

@@ -279,6 +279,38 @@ describe("429 and 503 with Retry-After", () => {
   });
 });
 
+describe("429 and 503 to the standalone GET stream", () => {
+  it("asks again after the Retry-After (5 s here), not after the backoff's first second", async (context) => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date", "performance"] });
+    const srv = await rawServer({ getStream: true });
+    let turnedAway = 0;
+    srv.route((req, res) => {
+      if (req.method !== "GET" || turnedAway > 0) return NEXT;
+      turnedAway += 1;
+      res.writeHead(429, { "content-type": "text/plain", "retry-after": "5" }).end("slow down");
+      return undefined;
+    });
+    const { client } = newClient();
+    const server = await client.connect("raw", target(srv.url));
+    const gets = () => srv.requests.filter((req) => req.method === "GET").length;
+    while (gets() < 1) await new Promise<void>((resolve) => setImmediate(resolve));
+    const from = performance.now();
+    // The clock moves in steps of 100 ms while the event loop turns, until the GET comes again.
+    while (gets() < 2 && performance.now() - from < 20_000) {
+      await vi.advanceTimersByTimeAsync(100);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    expect(gets()).toBe(2);
+    expect(performance.now() - from).toBeGreaterThanOrEqual(5_000);
+    await server.ping();
+    await done(context, {
+      tried: "HTTP 429 with `Retry-After: 5` to the standalone GET stream",
+      over: STREAMABLE,
+      outcome: "the stream is asked for again after 5 s of the clock (a `Retry-After` is honoured up to a minute), not at the backoff's first second; calls go on",
+    });
+  });
+});
+
 describe.each(["node:http", "fetch"] as const)("a redirect to another origin (%s)", (backend) => {
   it("is followed by nothing of the host's: no header, session or body reaches the other origin", async (context) => {
     const elsewhere = await rawServer();
