@@ -45,7 +45,7 @@ import { now } from "./util/time.js";
 import { urlElicitationRequired } from "./input/elicitation.js";
 import { ClientError, ErrorCode, InvalidArgumentError, atBoundary } from "./util/errors.js";
 import { callHost, type Logger } from "./util/logger.js";
-import { Occurrences, soFar } from "./rpc/sparse-log.js";
+import { Occurrences, logDroppedEntry } from "./util/sparse-log.js";
 
 export type { ServerState, ServerStateChange } from "./server-life.js";
 
@@ -243,8 +243,7 @@ export class ServerHandle implements CheckContext {
 
   /** @see CheckContext */
   dropped(method: string, index: number, reason: string): void {
-    // A list of 100 000 broken entries is not 100 000 log lines: the first ten, the 100th, ….
-    if (this.droppedEntries.next()) this.logger.warn(`server "${this.id}": dropped entry ${index} of ${method}: ${reason}${soFar(this.droppedEntries)}`);
+    logDroppedEntry(this.logger, this.id, this.droppedEntries, method, index, reason);
   }
 
   // ---- lists ---------------------------------------------------------------------------------

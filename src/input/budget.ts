@@ -6,6 +6,7 @@
  * held for as long as its callback runs, answered or not: the cap bounds what runs.
  */
 import { TokenBucket, type RateLimit } from "../util/token-bucket.js";
+import { worthLogging } from "../util/sparse-log.js";
 
 export class InputBudget {
   /** Made with the first input: most connections never see one. */
@@ -48,10 +49,7 @@ export class InputBudget {
    * slot frees, which under a flood is every few requests).
    */
   worthLogging(): boolean {
-    let count = this.busyRefusals;
-    if (count < 1) return false;
-    while (count % 10 === 0) count /= 10;
-    return count === 1;
+    return worthLogging(this.busyRefusals, 1);
   }
 
   leave(): void {

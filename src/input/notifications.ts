@@ -16,6 +16,7 @@
 import { LOGGING_LEVELS, type LogParams, type LoggingLevel } from "../protocol/types/index.js";
 import { safeText, safeValue } from "../util/sanitize.js";
 import { TokenBucket, type RateLimit } from "../util/token-bucket.js";
+import { worthLogging } from "../util/sparse-log.js";
 import type { Logger } from "../util/logger.js";
 
 export class LogGate {
@@ -149,7 +150,7 @@ export class NotificationQueue {
     if (source !== undefined) source.dropped += 1;
     this.dropped += 1;
     // The 1st, 10th, 100th, …: a flood of drops is not a flood of warnings.
-    if (isPowerOfTen(this.dropped)) this.logger.warn(`notification queue full: ${this.dropped} notification(s) dropped so far`);
+    if (worthLogging(this.dropped, 1)) this.logger.warn(`notification queue full: ${this.dropped} notification(s) dropped so far`);
   }
 
   private async drain(): Promise<void> {
@@ -191,9 +192,4 @@ export class NotificationQueue {
 
 function held(holding: Holding): number {
   return holding.places.length - holding.head;
-}
-
-function isPowerOfTen(n: number): boolean {
-  for (let p = 1; p <= n; p *= 10) if (p === n) return true;
-  return false;
 }

@@ -16,7 +16,7 @@ import type { InboundRequest } from "../rpc/inbound-request.js";
 import type { DeadlineQueue } from "../rpc/deadline.js";
 import type { PendingCall } from "../rpc/pending-call.js";
 import { RpcPeer, type PeerHandlers } from "../rpc/peer.js";
-import { Occurrences } from "../rpc/sparse-log.js";
+import { Occurrences } from "../util/sparse-log.js";
 import type { InboundMeta, Transport } from "../transport/transport.js";
 import { type InputFeatures, isModernVersion, type Era, type ProtocolVersion } from "./versions.js";
 import { EarlyMessages, type EarlyReceiver } from "./early-messages.js";

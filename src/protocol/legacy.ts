@@ -12,7 +12,7 @@ import type { Logger } from "../util/logger.js";
 import type { InboundRequest } from "../rpc/inbound-request.js";
 import type { PendingCall, RelatedCall } from "../rpc/pending-call.js";
 import type { RpcPeer } from "../rpc/peer.js";
-import { Occurrences } from "../rpc/sparse-log.js";
+import { Occurrences } from "../util/sparse-log.js";
 import type { EraPolicy } from "../transport/transport.js";
 import { clientCapabilities, since, type InputFeatures, type LegacyVersion } from "./versions.js";
 import type { ConnectionHooks, EraCodec, Negotiated } from "./era-codec.js";

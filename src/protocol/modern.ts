@@ -15,7 +15,7 @@ import { now } from "../util/time.js";
 import type { InboundRequest } from "../rpc/inbound-request.js";
 import type { PendingCall } from "../rpc/pending-call.js";
 import type { RpcPeer } from "../rpc/peer.js";
-import { Occurrences, soFar, worthLogging } from "../rpc/sparse-log.js";
+import { Occurrences, logDroppedEntry, worthLogging } from "../util/sparse-log.js";
 import type { EraPolicy } from "../transport/transport.js";
 import { clientCapabilities, type InputFeatures, type ModernVersion } from "./versions.js";
 import type { ConnectionHooks, EraCodec, Negotiated } from "./era-codec.js";
@@ -41,7 +41,6 @@ export interface ModernSettings {
 }
 
 type LegOptions = CallOptions & { onId?: (id: number) => void; cancellable?: boolean };
-
 
 /** Tools of one listing dropped for their annotations that are each named in a log line; then the 100th, 1 000th, …. */
 const NAMED_TOOL_DROPS = 20;
@@ -249,12 +248,12 @@ export class ModernCodec implements EraCodec {
 
   /** The tools of one page with valid annotations; theirs are remembered, and put in `listing`. */
   private keepTools(tools: Tool[], listing: Map<string, HeaderParam[]> | undefined): Tool[] {
-    const kept = tools.filter((tool) => {
+    return tools.filter((tool) => {
       const found = headerParams(tool.inputSchema);
       if (!found.ok) {
         // A listing's first few are named, then its 100th, 1 000th, …: 100 000 are not 100 000 lines.
         const drops = ++this.toolDrops;
-        if (drops <= NAMED_TOOL_DROPS || worthLogging(drops)) {
+        if (worthLogging(drops, NAMED_TOOL_DROPS)) {
           this.settings.logger.warn(`server "${this.settings.serverId}": dropped tool "${excerpt(tool.name, 100)}": ${found.reason}${drops > NAMED_TOOL_DROPS ? ` (${drops} so far in this listing)` : ""}`);
         }
         this.toolHeaders.delete(tool.name);
@@ -266,7 +265,6 @@ export class ModernCodec implements EraCodec {
       } else this.toolHeaders.delete(tool.name);
       return true;
     });
-    return kept;
   }
 
   private headerParamsFor(method: string, params: Record<string, unknown> | undefined): HeaderParam[] | undefined {
@@ -277,9 +275,7 @@ export class ModernCodec implements EraCodec {
   private async refreshTools(options: CallOptions, signal: AbortSignal | undefined, left: () => number | undefined): Promise<void> {
     const context: CheckContext = {
       version: this.version,
-      dropped: (method, index, reason) => {
-        if (this.droppedEntries.next()) this.settings.logger.warn(`server "${this.settings.serverId}": dropped entry ${index} of ${method}: ${reason}${soFar(this.droppedEntries)}`);
-      },
+      dropped: (method, index, reason) => logDroppedEntry(this.settings.logger, this.settings.serverId, this.droppedEntries, method, index, reason),
     };
     // A listing of its own: one the host runs meanwhile keeps its own (and shares the drop count).
     const listing = new Map<string, HeaderParam[]>();

@@ -21,7 +21,7 @@ import type { InboundMeta, Transport, TransportSink } from "../transport/transpo
 import { DeadlineQueue, type ExpiryReason } from "./deadline.js";
 import { InboundRequest, type ResponseMessage, type ResponseSink } from "./inbound-request.js";
 import { PendingCall, type CallHost, type PendingCallInit, type Progress, type RelatedCall } from "./pending-call.js";
-import { Occurrences, worthLogging } from "./sparse-log.js";
+import { Occurrences, worthLogging } from "../util/sparse-log.js";
 
 export interface PeerHandlers {
   onServerRequest(request: InboundRequest): void;

@@ -20,7 +20,7 @@ export function oversize(error: unknown): boolean {
  * other failure.
  */
 export function malformedHttp(error: unknown): string | undefined {
-  for (let cause = error, depth = 0; typeof cause === "object" && cause !== null && depth < 5; cause = (cause as { cause?: unknown }).cause, depth++) {
+  for (const cause of causes(error)) {
     const { code, reason } = cause as { code?: unknown; reason?: unknown };
     if (typeof code === "string" && (code.startsWith("HPE_") || code === "UND_ERR_HEADERS_OVERFLOW")) {
       return `${code}: ${excerpt(typeof reason === "string" ? reason : messageOf(cause), 100)}`;
@@ -33,9 +33,14 @@ export function malformedHttp(error: unknown): string | undefined {
 const UNREACHABLE = new Set(["ECONNREFUSED", "ECONNRESET", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN", "EPIPE", "ETIMEDOUT", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT"]);
 
 export function unreachable(error: unknown): boolean {
-  for (let cause = error, depth = 0; typeof cause === "object" && cause !== null && depth < 5; cause = (cause as { cause?: unknown }).cause, depth++) {
+  for (const cause of causes(error)) {
     const code = (cause as { code?: unknown }).code;
     if (typeof code === "string" && UNREACHABLE.has(code)) return true;
   }
   return false;
+}
+
+/** `error` and its causes, five deep at most (fetch wraps undici's error, which wraps the socket's). */
+function* causes(error: unknown): Generator<object> {
+  for (let cause = error, depth = 0; typeof cause === "object" && cause !== null && depth < 5; cause = (cause as { cause?: unknown }).cause, depth++) yield cause;
 }

@@ -28,7 +28,8 @@ export class Lingering {
 
   /** The exchange of `ticket` ended: nothing to let go of. */
   ended(ticket: Ticket): void {
-    this.since.delete(ticket);
+    // Every request's POST ends here: most never lingered.
+    if (this.since.size !== 0) this.since.delete(ticket);
   }
 
   /** The transport ends: its exchanges are cancelled there. */

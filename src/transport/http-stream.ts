@@ -4,9 +4,9 @@
  * notifications unasked. It lives as long as the connection: when it breaks it is opened
  * again, resuming with `Last-Event-ID`, after the server's `retry:` (bounded) or a backoff
  * that doubles with each failure in a row (or the `Retry-After` of a 429 or 503, at most a
- * minute); after `maxReconnects` failures without a message
- * it is given up. A 405 means the server offers none, and so does a 200 that is not an event
- * stream; a 404 for the session renews it. A message over `maxMessageBytes` ends the connection.
+ * minute); after `maxReconnects` failures without a message it is given up. A 405 means the
+ * server offers none, and so does a 200 that is not an event stream; a 404 for the session
+ * renews it. A message over `maxMessageBytes` ends the connection.
  */
 import { ClientError } from "../util/errors.js";
 import { mediaType, failureOf, notAnEventStream } from "./http-body.js";

@@ -10,15 +10,11 @@ import { Client, type Handler, type ServerHandle } from "../../src/index.js";
 import { deferred, startRawStdio, type RawStdioServer } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";
 import { startFloodHttp } from "./flood-http.js";
-import { countingLogger, MB, probeLatency, sampleMemory, type CountingLogger } from "./probe.js";
+import { countingLogger, FLOOD_TEST_TIMEOUT_MS, FLOOD_WAIT_MS, LATENCY_BOUND_MS, MB, probeLatency, sampleMemory, type CountingLogger } from "./probe.js";
 import { count, safetyRow } from "./safety.js";
 
-/** Generous: a call on a quiet server takes a few ms; a stalled event loop takes seconds. */
-const LATENCY_BOUND_MS = 2_000;
 /** Generous too: what the client keeps of a flood is counters, not the messages. */
 const HEAP_BOUND_MB = 64;
-/** A loaded 2-core machine takes a million lines over HTTP in some 10 s: room for that, thrice. */
-const TEST_TIMEOUT_MS = 60_000;
 
 type Transport = "stdio" | "Streamable HTTP";
 
@@ -27,7 +23,7 @@ type Transport = "stdio" | "Streamable HTTP";
  * the server wrote may still be on its way when the ping returns. Waits for a counter instead.
  */
 async function until(what: () => number, value: number): Promise<void> {
-  await vi.waitFor(() => expect(what()).toBeGreaterThanOrEqual(value), { timeout: 45_000, interval: 20 });
+  await vi.waitFor(() => expect(what()).toBeGreaterThanOrEqual(value), { timeout: FLOOD_WAIT_MS, interval: 20 });
 }
 
 interface Flooder {
@@ -104,7 +100,7 @@ describe.each(["stdio", "Streamable HTTP"] as const)("notification floods over %
       over: transport,
       outcome: `\`handleLog\` gets the \`logRateLimit\` burst (${BURST} here), the other ${count(LOG_LINES - BURST)} are counted in \`stats().logsDropped\`; nothing logged by the client; heap < ${HEAP_BOUND_MB} MiB; another server's calls and log entry go on (calls < ${count(LATENCY_BOUND_MS)} ms)`,
     });
-  }, TEST_TIMEOUT_MS);
+  }, FLOOD_TEST_TIMEOUT_MS);
 
   const PROGRESS = 100_000;
 
@@ -132,7 +128,7 @@ describe.each(["stdio", "Streamable HTTP"] as const)("notification floods over %
       over: transport,
       outcome: `no hook runs and nothing is logged: all ${count(PROGRESS)} counted in \`stats().strayProgress\`; heap < ${HEAP_BOUND_MB} MiB; another server's calls < ${count(LATENCY_BOUND_MS)} ms`,
     });
-  }, TEST_TIMEOUT_MS);
+  }, FLOOD_TEST_TIMEOUT_MS);
 
   const UPDATES = 100_000;
   const PLACES = 1_000;
@@ -179,5 +175,5 @@ describe.each(["stdio", "Streamable HTTP"] as const)("notification floods over %
       over: transport,
       outcome: `${count(PLACES)} wait for the hooks (\`maxQueuedNotifications\`), ${count(dropped)} of the flooder's are dropped and counted (\`stats().notificationsDropped\`), 5 warnings (the 1st, 10th, …); another server's update still gets a place (the flooder loses its newest); heap < ${HEAP_BOUND_MB} MiB`,
     });
-  }, TEST_TIMEOUT_MS);
+  }, FLOOD_TEST_TIMEOUT_MS);
 });

@@ -10,14 +10,9 @@ import { describe, expect, it } from "vitest";
 import { Client, type Handler, type ServerHandle } from "../../src/index.js";
 import { deferred, startRawStdio, type RawStdioServer, type Tally } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";
-import { countingLogger, MB, probeLatency, sampleMemory, slowestOf, type CountingLogger } from "./probe.js";
+import { countingLogger, FLOOD_TEST_TIMEOUT_MS, FLOOD_WAIT_MS, LATENCY_BOUND_MS, MB, probeLatency, sampleMemory, slowestOf, type CountingLogger } from "./probe.js";
 import { count as n, safetyRow } from "./safety.js";
 
-/** Generous: a call on a quiet server takes a few ms; a stalled event loop takes seconds. */
-const LATENCY_BOUND_MS = 2_000;
-/** How long answers may take to be counted: a bound on a wait for a loaded machine, not a measure. */
-const TALLY_WAIT_MS = 30_000;
-const TEST_TIMEOUT_MS = 60_000;
 
 interface Setup {
   raw: RawStdioServer;
@@ -48,7 +43,7 @@ const answer = (quiet: ServerHandle) => () => quiet.callTool("t", {});
 
 /** The tally once `count` answers were counted, or what was counted when they do not come. */
 function tallyOf(raw: RawStdioServer, count: number): Promise<Tally> {
-  return raw.tallied(count, TALLY_WAIT_MS).catch(() => raw.tallied(0));
+  return raw.tallied(count, FLOOD_WAIT_MS).catch(() => raw.tallied(0));
 }
 
 describe("a server that floods pings and does not read the answers", () => {
@@ -82,7 +77,7 @@ describe("a server that floods pings and does not read the answers", () => {
       over: "stdio",
       outcome: `the server is not read while 1 MiB of answers waits for it; once it reads, all ${n(count)} answers arrive, none lost, nothing logged; heap < 32 MiB; another server's calls < ${n(LATENCY_BOUND_MS)} ms`,
     });
-  }, TEST_TIMEOUT_MS);
+  }, FLOOD_TEST_TIMEOUT_MS);
 });
 
 describe("a flood of roots/list requests whose answers are read", () => {
@@ -125,7 +120,7 @@ describe("a flood of roots/list requests whose answers are read", () => {
       over: "stdio",
       outcome: `8 callbacks run (\`maxServerRequests\`), the other ${n(count - 8)} are answered \`-32000\` and counted (\`stats().busyRefusals\`), 5 warnings (the 1st, 10th, …); heap < 200 MiB; another server's calls < ${n(LATENCY_BOUND_MS)} ms`,
     });
-  }, TEST_TIMEOUT_MS);
+  }, FLOOD_TEST_TIMEOUT_MS);
 
   it("calls the Handler only within inputRateLimit", async (context) => {
     let calls = 0;
@@ -159,7 +154,7 @@ describe("a flood of roots/list requests whose answers are read", () => {
       over: "stdio",
       outcome: `the Handler runs at most 20 times; every other request is answered \`-32000\` and counted; at most 5 warnings; heap < 200 MiB; another server's calls < ${n(LATENCY_BOUND_MS)} ms`,
     });
-  }, TEST_TIMEOUT_MS);
+  }, FLOOD_TEST_TIMEOUT_MS);
 });
 
 describe("an answer that finds more than MAX_QUEUED_WRITE_BYTES waiting", () => {
@@ -186,5 +181,5 @@ describe("an answer that finds more than MAX_QUEUED_WRITE_BYTES waiting", () => 
       over: "stdio",
       outcome: "a new call fails with `transport` naming the 8 MiB bound; an answer the server then asks for, which cannot be dropped, ends the connection with `transport` (\"the server is not reading its input\")",
     });
-  }, TEST_TIMEOUT_MS);
+  }, FLOOD_TEST_TIMEOUT_MS);
 });

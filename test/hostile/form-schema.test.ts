@@ -9,12 +9,10 @@ import { FORM_BOUNDS } from "../../src/input/form-schema.js";
 import { startRawStdio, type RawStdioServer, type RpcMessage } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";
 import { safetyRow, type SafetyRow } from "./safety.js";
-import { countingLogger, probeLatency } from "./probe.js";
+import { countingLogger, LATENCY_BOUND_MS, probeLatency } from "./probe.js";
 
 /** The bounds, as documented: the tests below cross each. */
 const BOUNDS = { fields: 100, nameCharacters: 256, options: 1_000, titleCharacters: 1_024, descriptionCharacters: 4_096, defaultCharacters: 16_384 };
-/** Generous: a call on a quiet server takes a few ms; a stalled event loop takes seconds. */
-const LATENCY_BOUND_MS = 2_000;
 
 it("FORM_BOUNDS are the documented ones", () => {
   expect(FORM_BOUNDS).toEqual(BOUNDS);

@@ -14,6 +14,7 @@ import { NEXT, startSse, type RecordedRequest } from "../helpers/raw-http.js";
 import { failure, onMethod, sendStatus } from "../helpers/http-requests.js";
 import { initializeResult, responseFor, type RpcMessage } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";
+import type { CapturingLogger } from "../helpers/logger.js";
 import { count } from "./safety.js";
 import { startOldHttp } from "./http-abuse-sse.js";
 import { MB, sampleMemory } from "./probe.js";
@@ -456,6 +457,13 @@ const OVERSIZE = "an event-stream message exceeded maxMessageBytes (1048576 byte
 /** Generous: the client keeps at most maxMessageBytes of it, and the server in this process little. */
 const MEMORY_BOUND_MB = 128;
 
+/** What a pour past the bound must show: the rest unread, memory within the bound, nothing of it in the log. */
+async function expectPouredUnread(poured: Promise<number> | undefined, memory: ReturnType<typeof sampleMemory>, logger: CapturingLogger): Promise<void> {
+  expect(await poured).toBeLessThan(100 * MB);
+  expect(memory.stop().rss / MB).toBeLessThan(MEMORY_BOUND_MB);
+  expect(logText(logger)).not.toMatch(/x{64}/);
+}
+
 describe("one event of 100 MB", () => {
   it("on a POST's event stream: the connection ends with \"transport\" at maxMessageBytes, memory bounded, nothing of it logged", async (context) => {
     const { srv, client, server, logger } = await streamable({ connect: { maxMessageBytes: MB } });
@@ -471,9 +479,7 @@ describe("one event of 100 MB", () => {
     const outcome = await settle(server.callTool("t", {}));
     expect(outcome.error).toMatchObject({ kind: "transport", serverId: "raw", message: OVERSIZE });
     expect(await server.closed).toMatchObject({ kind: "transport", message: OVERSIZE });
-    expect(await poured).toBeLessThan(100 * MB);
-    expect(memory.stop().rss / MB).toBeLessThan(MEMORY_BOUND_MB);
-    expect(logText(logger)).not.toMatch(/x{64}/);
+    await expectPouredUnread(poured, memory, logger);
     await another(client);
     await done(context, {
       tried: "one event of 100 MB on the event stream of a `tools/call`",
@@ -520,10 +526,8 @@ describe("one event of 100 MB", () => {
     const memory = sampleMemory();
     const server = await client.connect("raw", target(srv.url), { maxMessageBytes: MB });
     expect(await server.closed).toMatchObject({ kind: "transport", message: OVERSIZE });
-    expect(await poured).toBeLessThan(100 * MB);
-    expect(memory.stop().rss / MB).toBeLessThan(MEMORY_BOUND_MB);
+    await expectPouredUnread(poured, memory, logger);
     expect(srv.requests.filter((r) => r.method === "GET")).toHaveLength(1);
-    expect(logText(logger)).not.toMatch(/x{64}/);
     await another(client);
     await done(context, {
       tried: "one event of 100 MB on the standalone GET stream",
@@ -541,9 +545,7 @@ describe("one event of 100 MB", () => {
     const ended = `the HTTP+SSE stream of ${srv.url} ended (${OVERSIZE})`;
     expect(await server.closed).toMatchObject({ kind: "transport", message: ended });
     expect((await call).error).toMatchObject({ kind: "transport", message: ended });
-    expect(await poured).toBeLessThan(100 * MB);
-    expect(memory.stop().rss / MB).toBeLessThan(MEMORY_BOUND_MB);
-    expect(logText(logger)).not.toMatch(/x{64}/);
+    await expectPouredUnread(poured, memory, logger);
     await another(client);
     await done(context, {
       tried: "one event of 100 MB on the HTTP+SSE stream",
@@ -689,9 +691,7 @@ describe("a body that never ends", () => {
     const message = "a response body exceeded maxMessageBytes (1048576 bytes)";
     expect((await settle(server.callTool("t", {}))).error).toMatchObject({ kind: "transport", serverId: "raw", message });
     expect(await server.closed).toMatchObject({ kind: "transport", message });
-    expect(await poured).toBeLessThan(100 * MB);
-    expect(memory.stop().rss / MB).toBeLessThan(MEMORY_BOUND_MB);
-    expect(logText(logger)).not.toMatch(/x{64}/);
+    await expectPouredUnread(poured, memory, logger);
     await another(client);
     await done(context, {
       tried: "a JSON reply to a `tools/call` that streams bytes without end",

@@ -31,36 +31,28 @@ const cursorOf = (message: RpcMessage): string | undefined => (message.params as
 
 async function over(transport: "stdio" | "http"): Promise<Listing> {
   const client = track(new Client({ name: "h", version: "0", logger: countingLogger() }));
-  const counted = (pager: Pager) => {
-    const count = { asked: 0 };
-    const answer = (message: RpcMessage): Page => {
-      count.asked += 1;
-      return pager(cursorOf(message));
-    };
-    return { count, answer };
-  };
+  let raw: { handle(method: string, answer: (message: RpcMessage) => Page): void };
+  let server: ServerHandle;
   if (transport === "stdio") {
-    const raw = track(await startRawStdio());
-    raw.autoInitialize();
-    raw.handle("ping", () => ({}));
-    const server = await client.connect("lister", raw.target);
-    return {
-      server,
-      serve: (method, pager) => {
-        const { count, answer } = counted(pager);
-        raw.handle(method, answer);
-        return count;
-      },
-    };
+    const stdio = track(await startRawStdio());
+    stdio.autoInitialize();
+    stdio.handle("ping", () => ({}));
+    server = await client.connect("lister", stdio.target);
+    raw = stdio;
+  } else {
+    const http = track(await startRawHttp());
+    http.handle("ping", () => ({}));
+    server = await client.connect("lister", { url: http.url });
+    raw = http;
   }
-  const raw = track(await startRawHttp());
-  raw.handle("ping", () => ({}));
-  const server = await client.connect("lister", { url: raw.url });
   return {
     server,
     serve: (method, pager) => {
-      const { count, answer } = counted(pager);
-      raw.handle(method, answer);
+      const count = { asked: 0 };
+      raw.handle(method, (message) => {
+        count.asked += 1;
+        return pager(cursorOf(message));
+      });
       return count;
     },
   };

@@ -98,3 +98,14 @@ export function countingLogger(): CountingLogger {
 }
 
 export const MB = 1024 * 1024;
+
+/** Generous: a call on a quiet server takes a few ms; a stalled event loop takes seconds. */
+export const LATENCY_BOUND_MS = 2_000;
+
+/**
+ * Bounds on the waits of a flood, for a loaded 2-core machine (two battery runs at once took the
+ * fetch backend's 2 000 POSTs past 10 s, and a million log lines over HTTP to some 10 s): bounds
+ * on a wait, not measures, and nothing asserts them.
+ */
+export const FLOOD_WAIT_MS = 45_000;
+export const FLOOD_TEST_TIMEOUT_MS = 60_000;

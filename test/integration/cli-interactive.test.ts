@@ -76,7 +76,8 @@ describe("conduit interactive", () => {
     expect(asked).toContain("warning: this is not the server's own origin");
     expect(asked).toContain("conduit never opens it");
     await t.press("Down", "Enter");
-    const answered = await t.waitFor(/declin/i);
+    // The menu's own "Decline" is on the screen before the choice is made: wait for the tool's result.
+    const answered = await t.waitFor("Declined: the payment page was not opened.");
     expect(answered).toMatch(/Your answer Decline/);
   });
 
