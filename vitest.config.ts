@@ -10,6 +10,6 @@ export default defineConfig({
     // Two cores: more workers only queue on the child processes.
     maxWorkers: 2,
     // The README's Safety table is what the hostile battery's run proves (see the reporter).
-    reporters: ["default", "./test/hostile/safety-reporter.ts"],
+    reporters: ["default", "./test/hostile/safety-reporter.ts", "./test/system-tools-reporter.ts"],
   },
 });

@@ -15,6 +15,7 @@ import { Client, ClientError, fileStore, loopbackRedirect, memoryStore, type Aut
 import { capturingLogger } from "../helpers/logger.js";
 import { approve, startOAuthServers } from "../helpers/oauth-server.js";
 import { track } from "../helpers/cleanup.js";
+import { needs } from "../helpers/system-tools.js";
 
 const REDIRECT = "http://127.0.0.1:7777/callback";
 
@@ -202,12 +203,14 @@ describe("stores", () => {
     expect(authorized).toHaveLength(1);
   });
 
-  it("two host processes share one Redis store: the second is not asked to authorize", async () => {
+  it("two host processes share one Redis store: the second is not asked to authorize", needs("redis-server"), async () => {
     const servers = await startOAuthServers();
     const port = await freePort();
     const redis = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    // A spawn that fails is this test's failure, not an unhandled error of the run.
+    const spawnFailed = new Promise<never>((_, reject) => redis.once("error", reject));
     try {
-      await waitForPort(port);
+      await Promise.race([waitForPort(port), spawnFailed]);
       const run = promisify(execFile);
       const host = fileURLToPath(new URL("../fixtures/auth-host.mjs", import.meta.url));
       const first = JSON.parse((await run(process.execPath, [host, servers.resourceUrl, `redis://127.0.0.1:${port}`], { timeout: 20_000 })).stdout) as { text: string; authorized: number };

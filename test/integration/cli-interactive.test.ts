@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { openTerminal, type Terminal } from "../helpers/terminal.js";
 import { approve, startOAuthServers } from "../helpers/oauth-server.js";
 import { startRawStdio } from "../helpers/raw-stdio.js";
+import { needs } from "../helpers/system-tools.js";
 
 const BIN = fileURLToPath(new URL("../../dist/cli/bin.js", import.meta.url));
 const DEMO = fileURLToPath(new URL("../../examples/demo-server.mjs", import.meta.url));
@@ -28,7 +29,7 @@ async function conduitOnDemo(era: "legacy" | "modern" = "modern"): Promise<Termi
 /** The prompt is back: the command before it has ended. */
 const promptAgain = (screen: string) => screen.trimEnd().endsWith("demo-server>");
 
-describe("conduit interactive", () => {
+describe("conduit interactive", needs("tmux"), () => {
   for (const era of ["modern", "legacy"] as const) {
     it(`asks a form field by field, asks again after an invalid answer, and never shows the secret (${era})`, async () => {
       const t = await conduitOnDemo(era);
@@ -131,7 +132,7 @@ describe("conduit interactive", () => {
   });
 });
 
-describe("conduit against a server behind OAuth", () => {
+describe("conduit against a server behind OAuth", needs("tmux"), () => {
   it("shows the authorization URL, takes the redirect on its loopback port, keeps the tokens for the next run", async () => {
     const servers = await startOAuthServers();
     const home = mkdtempSync(join(tmpdir(), "conduit-oauth-"));
@@ -166,7 +167,7 @@ describe("conduit against a server behind OAuth", () => {
   });
 });
 
-describe("conduit when a server asks while the prompt waits", () => {
+describe("conduit when a server asks while the prompt waits", needs("tmux"), () => {
   it("gives the terminal to the question: the secret typed goes to the form alone", async () => {
     const raw = await startRawStdio();
     raw.autoInitialize({ capabilities: { tools: {} } });

@@ -4,6 +4,7 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { openTerminal } from "../helpers/terminal.js";
+import { needs } from "../helpers/system-tools.js";
 
 const START = fileURLToPath(new URL("../../examples/start.mjs", import.meta.url));
 
@@ -25,7 +26,7 @@ describe("npm start", () => {
     expect(stdout).toContain("That was the tour.");
   });
 
-  it("opens the interactive mode on the demo in a terminal", async () => {
+  it("opens the interactive mode on the demo in a terminal", needs("tmux"), async () => {
     const t = await openTerminal([process.execPath, START]);
     await t.waitFor("demo-server> ");
     await t.type("quit");
