@@ -14,7 +14,7 @@ import { supervise } from "./input/supervisor.js";
 import { type InputFeatures, checkPin, isModernVersion, type Era } from "./protocol/versions.js";
 import { Connection, type ConnectionSettings } from "./protocol/connection.js";
 import { ServerLife, type ConnectionMaker, type ServerStateChange } from "./server-life.js";
-import { restartPolicy } from "./host/restart.js";
+import { restartPolicy } from "./restart-policy.js";
 import type { Transport } from "./transport/transport.js";
 import { callHost } from "./util/logger.js";
 import { ServerBinding, type ClientSide } from "./server-binding.js";

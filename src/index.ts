@@ -11,7 +11,7 @@ export {
   type CacheableList,
   type Listed,
 } from "./server.js";
-export type { RestartOptions } from "./host/restart.js";
+export type { RestartOptions } from "./restart-policy.js";
 export { isTask } from "./protocol/tasks.js";
 export type { ClientOptions, ConnectOptions } from "./options.js";
 export type { ServerTarget, RemoteTarget } from "./options.js";

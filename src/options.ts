@@ -16,7 +16,7 @@ import type { RateLimit } from "./util/token-bucket.js";
 import { HTTP_TARGET_KEYS, HttpTransport, type HttpTarget } from "./transport/http.js";
 import { OAuthAuthorizer } from "./auth/oauth.js";
 import { AUTH_OPTION_KEYS, type AuthOptions } from "./auth/options.js";
-import type { RestartOptions } from "./host/restart.js";
+import type { RestartOptions } from "./restart-policy.js";
 import type { HttpAgents } from "./transport/http-exchange.js";
 import { STDIO_TARGET_KEYS, StdioTransport, type StdioTarget } from "./transport/stdio.js";
 import type { Transport } from "./transport/transport.js";

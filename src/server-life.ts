@@ -1,6 +1,6 @@
 /**
  * The life of one server under its id, which may span several connections: a lazy server has
- * none until its first use; one that breaks may be restarted (`host/restart.ts`) with a new
+ * none until its first use; one that breaks may be restarted (`restart-policy.ts`) with a new
  * connection in place of the old. The server handle asks this for the connection to use, and
  * waits here while there is none yet.
  *
@@ -12,7 +12,7 @@
  */
 import type { Connection } from "./protocol/connection.js";
 import type { LoggingLevel } from "./protocol/types/index.js";
-import { backoffDelay, type RestartPolicy } from "./host/restart.js";
+import { backoffDelay, type RestartPolicy } from "./restart-policy.js";
 import { ClientError } from "./util/errors.js";
 import { callHost, type Logger } from "./util/logger.js";
 import { SpanBound, delay, now } from "./util/time.js";

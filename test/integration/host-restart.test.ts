@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { backoffDelay, restartPolicy } from "../../src/host/restart.js";
+import { backoffDelay, restartPolicy } from "../../src/restart-policy.js";
 import { Client, ClientError, type ServerStateChange } from "../../src/index.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { track } from "../helpers/cleanup.js";

@@ -5,9 +5,9 @@
  * `maxRestarts` attempts. A server that stays up `stableAfter` ms has its count start again; one
  * that keeps breaking sooner is crash-looping, and is given up on.
  */
-import { InvalidArgumentError } from "../util/errors.js";
-import { knownKeys, nonNegativeInteger, optional, positiveNumber } from "../util/arguments.js";
-import { MAX_TIMER_MS } from "../util/time.js";
+import { InvalidArgumentError } from "./util/errors.js";
+import { knownKeys, nonNegativeInteger, optional, positiveNumber } from "./util/arguments.js";
+import { MAX_TIMER_MS } from "./util/time.js";
 
 export interface RestartOptions {
   /** Attempts in a row before the server is given up on (default 5). */
