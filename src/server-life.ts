@@ -2,7 +2,8 @@
  * The life of one server under its id, which may span several connections: a lazy server has
  * none until its first use; one that breaks may be restarted (`restart-policy.ts`) with a new
  * connection in place of the old. The server handle asks this for the connection to use, and
- * waits here while there is none yet.
+ * waits here while there is none yet. A lazy server whose connect failed is tried again with the
+ * same backoff as restarts: a use before its delay has passed fails at once with the last error.
  *
  * States: idle (lazy, not connected) → connecting → ready ⇄ restarting → … and at the end
  * closing → closed (the host ended it) or failed (it broke and is not brought back). Every change
@@ -12,7 +13,7 @@
  */
 import type { Connection } from "./protocol/connection.js";
 import type { LoggingLevel } from "./protocol/types/index.js";
-import { backoffDelay, type RestartPolicy } from "./restart-policy.js";
+import { RESTART_DEFAULTS, backoffDelay, type RestartPolicy } from "./restart-policy.js";
 import { ClientError } from "./util/errors.js";
 import { callHost, type Logger } from "./util/logger.js";
 import { SpanBound, delay, now } from "./util/time.js";
@@ -28,9 +29,12 @@ export interface ServerStateChange {
    * (`connecting` again), or what a lazy connect failed with (`idle` again).
    */
   readonly reason?: ClientError | undefined;
-  /** While restarting: the attempt in a row, from 1. */
+  /** While restarting: the attempt in a row, from 1. `idle` again: the failed connects in a row. */
   readonly attempt?: number | undefined;
-  /** `restarting`: the wait before the attempt (ms). */
+  /**
+   * `restarting`: the wait before the attempt (ms). `idle` again: the wait before a use connects
+   * again (a use sooner fails at once with `reason`).
+   */
   readonly delayMs?: number | undefined;
 }
 
@@ -61,6 +65,8 @@ export class ServerLife {
   private readonly stop = new AbortController();
   /** Attempts in a row since the server last stayed up `stableAfter`. */
   private attempts = 0;
+  /** A lazy server's failed connects in a row: the last one's error, and when a use may try again. */
+  private lazyFailure: { readonly reason: ClientError; readonly attempt: number; readonly retryAt: number } | undefined;
   private readyAt = 0;
   private ending: Promise<void> | undefined;
   private endedWith: ClientError | undefined;
@@ -142,7 +148,10 @@ export class ServerLife {
       const reason = asClientError(error, this.serverId);
       if (this.stateNow === "connecting") {
         if (lazy) {
-          this.set({ state: "idle", reason });
+          const attempt = (this.lazyFailure?.attempt ?? 0) + 1;
+          const wait = backoffDelay(this.policy ?? RESTART_DEFAULTS, attempt);
+          this.lazyFailure = { reason, attempt, retryAt: now() + wait };
+          this.set({ state: "idle", reason, attempt, delayMs: wait });
           this.settleWaiters(reason);
         } else {
           this.finish("failed", reason);
@@ -164,7 +173,11 @@ export class ServerLife {
     if (this.ended_()) throw this.endedError();
     // A caller that already gave up neither waits nor starts a lazy connect.
     if (signal?.aborted === true) throw new ClientError("cancelled", `waiting for server "${this.serverId}" was cancelled`, { serverId: this.serverId, cause: signal.reason });
-    if (this.stateNow === "idle") void this.start(undefined).catch(() => {});
+    if (this.stateNow === "idle") {
+      const held = this.heldBack();
+      if (held !== undefined) throw held;
+      void this.start(undefined).catch(() => {});
+    }
     if (this.ended_()) throw this.endedError();
     const bound = new SpanBound([signal], timeout, () => new ClientError("timeout", `server "${this.serverId}" was not ready within ${timeout} ms`, { serverId: this.serverId }));
     try {
@@ -186,7 +199,26 @@ export class ServerLife {
     }
   }
 
+  /**
+   * The error a use of a lazy server meets while the backoff after its last failed connect runs:
+   * the last error's kind, saying when the next use connects; undefined once it may.
+   */
+  private heldBack(): ClientError | undefined {
+    const failure = this.lazyFailure;
+    if (failure === undefined) return undefined;
+    const left = Math.ceil(failure.retryAt - now());
+    if (left <= 0) return undefined;
+    const { reason } = failure;
+    return new ClientError(reason.kind, `${reason.message} (server "${this.serverId}" failed to connect ${failure.attempt === 1 ? "once" : `${failure.attempt} times in a row`}; a use in ${left} ms or later connects again)`, {
+      serverId: this.serverId,
+      cause: reason,
+      code: reason.code,
+      data: reason.data,
+    });
+  }
+
   private adopt(connection: Connection): void {
+    this.lazyFailure = undefined;
     this.current = connection;
     this.readyAt = now();
     this.maker.opened(connection);

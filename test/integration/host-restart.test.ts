@@ -1,6 +1,7 @@
 // Servers that fail come back: a stdio server killed mid-session is restarted (both eras), a
 // crash loop is given up on, an HTTP server taken down and brought back is reconnected; every
-// change reaches onServerState with its reason. Lazy servers connect on their first use.
+// change reaches onServerState with its reason. Lazy servers connect on their first use, and one
+// whose connect failed waits out the restart backoff.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,12 +18,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 
 /** An official server over stdio that counts its starts in a file of its own. */
-function mortal(era: "legacy" | "modern", extra: string[] = []): { target: { command: string; args: string[] }; starts: () => number } {
+function mortal(era: "legacy" | "modern", extra: string[] = []): { target: { command: string; args: string[] }; starts: () => number; file: string } {
   const file = join(dir, `starts-${files++}`);
   writeFileSync(file, "");
   return {
     target: { command: process.execPath, args: [OFFICIAL_SERVER, "stdio", "--era", era, "--starts", file, ...extra] },
     starts: () => readFileSync(file, "utf8").split("\n").filter(Boolean).length,
+    file,
   };
 }
 
@@ -234,20 +236,74 @@ describe("lazy servers", () => {
     expect(client.server("b")!.era).toBe("modern");
   });
 
-  it("go back to idle when the first connect fails, and try again on the next use", async () => {
+  it("go back to idle when the first connect fails, and are tried again with the restart backoff, not on every use", async () => {
+    // Only the monotonic clock is faked, before the client exists: the servers run on real timers.
+    vi.useFakeTimers({ toFake: ["performance"] });
+    const client = track(new Client({ name: "host", version: "1", logger: capturingLogger() }));
+    const states = watchStates(client);
+    // Its first two starts crash; once the file is emptied, the next start is healthy.
+    const { target, starts, file } = mortal("legacy", ["--healthy-starts", "1"]);
+    writeFileSync(file, "0\n");
+    const server = await client.connect("m", target, { lazy: true, restart: { backoff: { initial: 1_000, max: 4_000 } } });
+    const idle = states.next("idle");
+    const first = (await server.listTools().catch((error: unknown) => error)) as ClientError;
+    expect(first).toMatchObject({ kind: "transport", serverId: "m" });
+    expect(server.state).toBe("idle");
+    const back = await idle;
+    expect(back).toMatchObject({ attempt: 1, reason: { kind: "transport" } });
+    expect(back.delayMs).toBeGreaterThanOrEqual(500);
+    expect(back.delayMs).toBeLessThanOrEqual(1_000);
+    expect(starts()).toBe(2);
+
+    // Within the delay every use fails at once with the last error, saying when it will connect.
+    vi.advanceTimersByTime(back.delayMs! - 1);
+    const held = (await server.callTool("pid").catch((error: unknown) => error)) as ClientError;
+    expect(held).toMatchObject({ kind: "transport", serverId: "m", cause: { kind: "transport" } });
+    expect(held.message).toContain(first.message);
+    expect(held.message).toMatch(/failed to connect once; a use in 1 ms or later connects again/);
+    await expect(server.ready()).rejects.toMatchObject({ kind: "transport" });
+    expect(await client.tools()).toEqual([]);
+    expect(starts()).toBe(2);
+
+    // Once it passed, the next use connects again: it fails again, and the next delay doubles.
+    vi.advanceTimersByTime(1);
+    const idleAgain = states.next("idle");
+    await expect(server.listTools()).rejects.toMatchObject({ kind: "transport" });
+    const again = await idleAgain;
+    expect(again.attempt).toBe(2);
+    expect(again.delayMs).toBeGreaterThanOrEqual(1_000);
+    expect(again.delayMs).toBeLessThanOrEqual(2_000);
+    expect(starts()).toBe(3);
+    await expect(server.listTools()).rejects.toThrow(/failed to connect 2 times in a row/);
+
+    // The server can start now: after the delay the next use connects, and stays connected.
+    writeFileSync(file, "");
+    vi.advanceTimersByTime(again.delayMs!);
+    expect(textOf(await server.callTool("echo", { text: "up" }))).toBe("up");
+    expect(server.state).toBe("ready");
+    expect(starts()).toBe(1);
+    await server.close();
+    expect(server.state).toBe("closed");
+    expect(client.server("m")).toBeUndefined();
+  });
+
+  it("without a restart option, wait out the restart defaults' backoff after a failed connect", async () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
     const client = track(new Client({ name: "host", version: "1", logger: capturingLogger() }));
     const states = watchStates(client);
     const { target, starts } = mortal("legacy", ["--healthy-starts", "0"]);
     const server = await client.connect("m", target, { lazy: true });
-    await expect(server.listTools()).rejects.toMatchObject({ kind: "transport", serverId: "m" });
-    expect(server.state).toBe("idle");
-    expect(states.changes.map((change) => change.state)).toEqual(["connecting", "idle"]);
-    expect(states.changes[1]!.reason).toMatchObject({ kind: "transport" });
-    expect(await client.tools()).toEqual([]);
+    const idle = states.next("idle");
+    await expect(server.listTools()).rejects.toMatchObject({ kind: "transport" });
+    const back = await idle;
+    // RESTART_DEFAULTS: 500 ms at first, of which up to half is taken off.
+    expect(back.delayMs).toBeGreaterThanOrEqual(250);
+    expect(back.delayMs).toBeLessThanOrEqual(500);
+    await expect(server.listTools()).rejects.toThrow(/connects again/);
+    expect(starts()).toBe(1);
+    vi.advanceTimersByTime(back.delayMs!);
+    await expect(server.listTools()).rejects.toMatchObject({ kind: "transport" });
     expect(starts()).toBe(2);
-    await server.close();
-    expect(server.state).toBe("closed");
-    expect(client.server("m")).toBeUndefined();
   });
 });
 
