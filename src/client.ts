@@ -97,7 +97,10 @@ export class Client {
     return this.queue.dropped;
   }
 
-  /** Every ready server's tools, each with its `serverId` and a `qualifiedName` unique across servers. */
+  /**
+   * Every server's tools, each with its `serverId` and a `qualifiedName` that names that tool for
+   * the client's life; a server being restarted gives what it listed last, marked `restarting`.
+   */
   tools(options?: CatalogOptions): Promise<CatalogTool[]> {
     return this.catalog.tools(options);
   }
@@ -112,7 +115,10 @@ export class Client {
     return this.catalog.prompts(options);
   }
 
-  /** Calls a tool of the catalog by its `qualifiedName`, on its server. */
+  /**
+   * Calls a tool of the catalog by its `qualifiedName`, on its server, waiting for one being
+   * restarted within the call's timeout; a name that stands for no tool is `"unsupported"` at once.
+   */
   async callTool(qualifiedName: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult> {
     if (typeof qualifiedName !== "string") throw new InvalidArgumentError("a qualified tool name must be a string");
     return this.catalog.callTool(qualifiedName, args, options);
@@ -324,9 +330,13 @@ export class Client {
     if (this.registry.get(serverId) === handle) this.registry.delete(serverId);
   }
 
-  /** The servers the catalog lists: the ready ones, and lazy ones (listing is their first use). */
+  /**
+   * The servers the catalog lists: every one the host may use, in the order they were connected
+   * (a lazy one is connected by its listing; of one being restarted the catalog shows what it
+   * listed last).
+   */
   private catalogServers(): ServerHandle[] {
-    return [...this.registry.values()].filter((handle) => this.given.has(handle) && (handle.state === "ready" || handle.state === "idle"));
+    return [...this.registry.values()].filter((handle) => this.usable(handle));
   }
 }
 

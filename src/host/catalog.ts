@@ -1,23 +1,39 @@
 /**
- * One catalog across the client's ready servers: every tool, resource and prompt with the id of
- * its server and, for tools, a `qualifiedName` unique across servers and valid for every major
- * model API (`^[a-zA-Z0-9_-]{1,64}$`). The name is `<serverId>_<name>` with other characters
- * made `_`; one too long, or that would clash with another, ends in a short hash of the server
- * id and the name, so that it is stable across runs and never merged with another tool.
+ * One catalog across the client's servers: every tool, resource and prompt with the id of its
+ * server and, for tools, a `qualifiedName` that means that one tool for the Client's life
+ * (`tool-names.ts`: a function of the server id and the tool's name, never of what others list).
  *
  * Lists are cached per server and dropped when the server says they changed (legacy servers send
  * `notifications/*\/list_changed` unasked; of a modern one the catalog asks them with `watch`),
  * when a 2026-07-28 list's cache hint (`ttlMs`) has passed, when the server's connection ends or
- * is restarted, or on request (`refresh`). A lazy server is connected by its first listing.
+ * is restarted, or on request (`refresh`). A lazy server is connected by its first listing. While
+ * a server is being restarted its tools are the ones it listed last, marked `restarting`.
+ *
+ * `callTool` never lists: a name is read (or looked up among the hashed ones issued), and a name
+ * the server's current list does not hold is refused at once. So a model that calls unknown names
+ * in a loop costs no request to any server.
  */
 import { ClientError } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
+import { quote } from "../util/text.js";
 import { now } from "../util/time.js";
-import type { CacheableList, CallOptions, ServerHandle, ServerStateChange } from "../server.js";
+import type { CallOptions } from "../protocol/methods.js";
+import type { CacheableList, ServerHandle } from "../server.js";
+import type { ServerStateChange } from "../server-life.js";
 import type { ListenFilter, Subscription } from "../protocol/subscriptions.js";
 import type { CallToolResult, Prompt, Resource, Tool } from "../protocol/types/index.js";
+import { ToolNames } from "./tool-names.js";
 
-export type CatalogTool = Tool & { readonly serverId: string; readonly qualifiedName: string };
+export type CatalogTool = Tool & {
+  readonly serverId: string;
+  readonly qualifiedName: string;
+  /**
+   * Present (`true`) while the tool's server is being restarted: the tool is one the server
+   * listed before it broke, and a `callTool` of it waits for the server within the call's
+   * timeout. Absent while the server is ready.
+   */
+  readonly restarting?: true;
+};
 export type CatalogResource = Resource & { readonly serverId: string };
 export type CatalogPrompt = Prompt & { readonly serverId: string };
 
@@ -28,7 +44,7 @@ export interface CatalogOptions {
 
 /** What the catalog needs of its client. */
 export interface CatalogSource {
-  /** The servers to list: ready ones, and lazy ones not connected yet. */
+  /** Every server the host may use (ready, lazy, restarting), in the order they were connected. */
   servers(): ServerHandle[];
   /** The server a call goes to: also one that is restarting (the call waits for it). */
   server(serverId: string): ServerHandle | undefined;
@@ -41,13 +57,23 @@ interface Cached {
   readonly listing: Promise<CacheableList<unknown>>;
   /** `Infinity` while the listing runs, and for lists without a cache hint. */
   expiresAt: number;
+  /** What it listed, once it has. */
+  items?: readonly unknown[];
 }
 
-/** What the catalog keeps of one server. */
+/** What the catalog keeps of one server's connection. */
 interface ServerEntry {
   readonly lists: Partial<Record<Kind, Cached>>;
   /** Modern era: the subscription to list changes the catalog opened (once per connection). */
   watching?: Promise<Subscription | undefined>;
+}
+
+/** One server's part of a gathering. */
+interface Listing {
+  readonly serverId: string;
+  readonly items: readonly unknown[];
+  /** The server is being restarted: these are the tools it listed last. */
+  readonly restarting: boolean;
 }
 
 type Kind = "tools" | "resources" | "prompts";
@@ -59,20 +85,27 @@ const CHANGED: Readonly<Record<string, Kind>> = {
 
 /** A server's cache hint is kept at most a day: a list is not trusted for ever on its word. */
 const MAX_TTL_MS = 24 * 60 * 60 * 1000;
-const VALID = /^[a-zA-Z0-9_-]{1,64}$/;
-const SAFE = /^[a-zA-Z0-9_-]*$/;
-const HASH_CHARS = 8;
+/** One empty list for every server left out, so that a gathering of the same lists is seen as such. */
+const NONE: readonly unknown[] = Object.freeze([]);
 
 export class Catalog {
   private readonly cache = new Map<string, ServerEntry>();
-  /** The last listing's tools, by qualified name, for `callTool`. */
-  private routes = new Map<string, { serverId: string; name: string }>();
+  /** The tools each server listed last in its life: what the catalog shows while it restarts. */
+  private readonly lastTools = new Map<string, readonly unknown[]>();
+  /** Servers between `restarting` and `ready` (their `connecting` included). */
+  private readonly restarting = new Set<string>();
+  private readonly names = new ToolNames();
+  /** The names in one list of tools, made once per list when a call asks. */
+  private readonly namesIn = new WeakMap<readonly unknown[], ReadonlySet<string>>();
   /** The last catalog of tools and the lists it was made of: given again while they are the same. */
   private built: { lists: Listing[]; tools: CatalogTool[] } | undefined;
 
   constructor(private readonly source: CatalogSource) {
-    // A restarted server is another process, or another session: nothing it listed holds.
     source.onServerState(({ serverId, state }) => {
+      if (state === "restarting") this.restarting.add(serverId);
+      else if (state !== "connecting") this.restarting.delete(serverId);
+      if (state === "closed" || state === "failed") this.lastTools.delete(serverId);
+      // A restarted server is another process, or another session: nothing it listed holds.
       if (state !== "ready") this.forget(serverId);
     });
   }
@@ -101,16 +134,22 @@ export class Catalog {
     const lists = await this.gather("tools", options);
     const built = this.built;
     if (built !== undefined && sameLists(built.lists, lists)) return built.tools.slice();
-    const routes = new Map<string, { serverId: string; name: string }>();
     const tools: CatalogTool[] = [];
-    for (const { serverId, items } of lists) {
+    for (const { serverId, items, restarting } of lists) {
+      const seen = new Set<string>();
+      let twice = 0;
       for (const tool of items as Tool[]) {
-        const qualifiedName = qualify(serverId, tool.name, routes);
-        routes.set(qualifiedName, { serverId, name: tool.name });
-        tools.push(taggedTool(tool, serverId, qualifiedName));
+        // One name, one tool: a server that lists a name again has its first one kept.
+        if (seen.has(tool.name)) {
+          twice++;
+          continue;
+        }
+        seen.add(tool.name);
+        tools.push(taggedTool(tool, serverId, this.names.issue(serverId, tool.name), restarting));
       }
+      this.namesIn.set(items, seen);
+      if (twice > 0) this.source.logger.warn(`server "${serverId}" listed ${twice} tool${twice === 1 ? "" : "s"} under a name it had listed before; the catalog keeps the first of each`);
     }
-    this.routes = routes;
     this.built = { lists, tools };
     return tools.slice();
   }
@@ -125,59 +164,90 @@ export class Catalog {
     return lists.flatMap(({ serverId, items }) => (items as Prompt[]).map((prompt) => tagged(prompt, serverId)));
   }
 
-  /** Calls a tool by its qualified name, on its server. */
+  /**
+   * Calls a tool by its qualified name, on its server (one being restarted is waited for, within
+   * the call's timeout). A name this Client never gave, of a server it does not have, or that
+   * its server's current list does not hold, is `"unsupported"` at once.
+   */
   async callTool(qualifiedName: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult> {
-    let route = this.routes.get(qualifiedName);
-    if (route === undefined) {
-      await this.tools();
-      route = this.routes.get(qualifiedName);
+    const owner = this.names.owner(qualifiedName);
+    if (owner === undefined) throw new ClientError("unsupported", `no tool of the catalog is named ${quote(qualifiedName)}`);
+    const { serverId, name } = owner;
+    const server = this.source.server(serverId);
+    if (server === undefined) throw new ClientError("unsupported", `no tool of the catalog is named ${quote(qualifiedName)}: no server "${serverId}" is connected`, { serverId });
+    const listed = this.listedNow(serverId);
+    if (listed !== undefined && !listed.has(name)) {
+      throw new ClientError("unsupported", `the tool ${qualifiedName} (${quote(name)} of server "${serverId}") is not in the list of tools its server gives now`, { serverId });
     }
-    if (route === undefined) throw new ClientError("usage", `no tool of the catalog is named ${JSON.stringify(qualifiedName).slice(0, 100)}`);
-    const server = this.source.server(route.serverId);
-    if (server === undefined) throw new ClientError("closed", `the server of ${qualifiedName} ("${route.serverId}") is not ready`, { serverId: route.serverId });
-    return server.callTool(route.name, args, options);
+    return server.callTool(name, args, options);
+  }
+
+  /**
+   * The names of the tools a server's connection listed, while that list holds (not changed,
+   * within its cache hint); undefined when the catalog does not know them (the call then goes to
+   * the server, which is the judge).
+   */
+  private listedNow(serverId: string): ReadonlySet<string> | undefined {
+    const cached = this.cache.get(serverId)?.lists.tools;
+    const items = cached?.items;
+    if (cached === undefined || items === undefined || now() >= cached.expiresAt) return undefined;
+    let names = this.namesIn.get(items);
+    if (names === undefined) this.namesIn.set(items, (names = new Set((items as Tool[]).map((tool) => tool.name))));
+    return names;
   }
 
   /**
    * Each server's list of `kind`, cached; a server whose list fails (or a lazy one that cannot
-   * connect) is left out, and its cache dropped.
+   * connect) is left out, and its cache dropped. A server being restarted gives the tools it
+   * listed last, and nothing else.
    */
   private async gather(kind: Kind, options: CatalogOptions): Promise<Listing[]> {
     const servers = this.source.servers();
     const present = new Set(servers.map((server) => server.id));
     for (const id of this.cache.keys()) if (!present.has(id)) this.forget(id);
-    const lists = await Promise.all(
-      servers.map(async (server) => {
-        try {
-          if (server.state === "idle") await server.ready();
-          if (!offers(server, kind)) return { serverId: server.id, items: [] as unknown[] };
-        } catch (error) {
-          this.source.logger.warn(`the catalog left out server "${server.id}": ${(error as Error).message}`);
-          return { serverId: server.id, items: [] as unknown[] };
-        }
-        let entry = this.cache.get(server.id);
-        if (entry === undefined) this.cache.set(server.id, (entry = { lists: {} }));
-        if (server.era === "modern") entry.watching ??= this.watch(server, entry);
-        let cached = entry.lists[kind];
-        if (options.refresh === true || cached === undefined || now() >= cached.expiresAt) {
-          const made: Cached = { listing: server.listCacheable(kind), expiresAt: Infinity };
-          entry.lists[kind] = cached = made;
-          made.listing.then(
-            ({ ttlMs }) => (made.expiresAt = ttlMs === undefined ? Infinity : now() + Math.min(ttlMs, MAX_TTL_MS)),
-            () => {},
-          );
-        }
-        const pending = cached;
-        try {
-          return { serverId: server.id, items: (await pending.listing).items };
-        } catch (error) {
-          if (entry.lists[kind] === pending) delete entry.lists[kind];
-          this.source.logger.warn(`the catalog left out the ${kind} of server "${server.id}": ${(error as Error).message}`);
-          return { serverId: server.id, items: [] as unknown[] };
-        }
-      }),
-    );
-    return lists;
+    for (const id of this.lastTools.keys()) if (!present.has(id)) this.lastTools.delete(id);
+    return Promise.all(servers.map((server) => this.listOf(server, kind, options)));
+  }
+
+  private async listOf(server: ServerHandle, kind: Kind, options: CatalogOptions): Promise<Listing> {
+    const serverId = server.id;
+    if (server.state === "restarting" || this.restarting.has(serverId)) {
+      const last = kind === "tools" ? this.lastTools.get(serverId) : undefined;
+      return { serverId, items: last ?? NONE, restarting: last !== undefined };
+    }
+    try {
+      if (server.state !== "ready") await server.ready();
+      if (!offers(server, kind)) return { serverId, items: NONE, restarting: false };
+    } catch (error) {
+      this.source.logger.warn(`the catalog left out server "${serverId}": ${(error as Error).message}`);
+      return { serverId, items: NONE, restarting: false };
+    }
+    let entry = this.cache.get(serverId);
+    if (entry === undefined) this.cache.set(serverId, (entry = { lists: {} }));
+    if (server.era === "modern") entry.watching ??= this.watch(server, entry);
+    let cached = entry.lists[kind];
+    if (options.refresh === true || cached === undefined || now() >= cached.expiresAt) {
+      const made: Cached = { listing: server.listCacheable(kind), expiresAt: Infinity };
+      entry.lists[kind] = cached = made;
+      made.listing.then(
+        ({ items, ttlMs }) => {
+          made.items = items;
+          made.expiresAt = ttlMs === undefined ? Infinity : now() + Math.min(ttlMs, MAX_TTL_MS);
+        },
+        () => {},
+      );
+    }
+    const pending = cached;
+    try {
+      const { items } = await pending.listing;
+      // What a restart shows: the last list of the server's life (a closed server has none).
+      if (kind === "tools" && this.source.server(serverId) === server) this.lastTools.set(serverId, items);
+      return { serverId, items, restarting: false };
+    } catch (error) {
+      if (entry.lists[kind] === pending) delete entry.lists[kind];
+      this.source.logger.warn(`the catalog left out the ${kind} of server "${serverId}": ${(error as Error).message}`);
+      return { serverId, items: NONE, restarting: false };
+    }
   }
 
   /**
@@ -204,12 +274,14 @@ export class Catalog {
   }
 }
 
-type Listing = { serverId: string; items: unknown[] };
-
 /** Whether two gatherings hold the very same lists (a list listed again is a new array). */
 function sameLists(a: readonly Listing[], b: readonly Listing[]): boolean {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i]!.serverId !== b[i]!.serverId || a[i]!.items !== b[i]!.items) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.serverId !== y.serverId || x.items !== y.items || x.restarting !== y.restarting) return false;
+  }
   return true;
 }
 
@@ -219,9 +291,14 @@ function sameLists(a: readonly Listing[], b: readonly Listing[]): boolean {
  * some twenty times slower, which for 5 000 tools is most of a listing. An item that has a field
  * of those names itself, which would then win, takes the slow way.
  */
-function taggedTool(tool: Tool, serverId: string, qualifiedName: string): CatalogTool {
-  if (Object.hasOwn(tool, "serverId") || Object.hasOwn(tool, "qualifiedName")) return { ...tool, serverId, qualifiedName };
-  return { serverId, qualifiedName, ...tool };
+function taggedTool(tool: Tool, serverId: string, qualifiedName: string, restarting: boolean): CatalogTool {
+  const own = Object.hasOwn(tool, "serverId") || Object.hasOwn(tool, "qualifiedName") || Object.hasOwn(tool, "restarting");
+  if (!own) return restarting ? { serverId, qualifiedName, restarting: true, ...tool } : { serverId, qualifiedName, ...tool };
+  const copy: Tool & { serverId: string; qualifiedName: string; restarting?: true } = { ...tool, serverId, qualifiedName };
+  // The mark is the catalog's to give: a server's own `restarting` field is not kept.
+  if (restarting) copy.restarting = true;
+  else delete copy.restarting;
+  return copy;
 }
 
 function tagged<T extends object>(item: T, serverId: string): T & { readonly serverId: string } {
@@ -231,27 +308,4 @@ function tagged<T extends object>(item: T, serverId: string): T & { readonly ser
 
 function offers(server: ServerHandle, kind: Kind): boolean {
   return server.serverCapabilities[kind] !== undefined;
-}
-
-/** `<serverId>_<name>`, valid for model APIs; shortened with a stable hash when too long or taken. */
-export function qualify(serverId: string, name: string, taken: { has(name: string): boolean }): string {
-  let plain = `${serverId}_${name}`;
-  if (!SAFE.test(plain)) plain = plain.replace(/[^a-zA-Z0-9_-]/g, "_");
-  if (VALID.test(plain) && !taken.has(plain)) return plain;
-  // A server that lists one name twice would get the same hash twice: the next one is salted.
-  for (let salt = 0; ; salt++) {
-    const hash = fnv1a(salt === 0 ? `${serverId}\u0000${name}` : `${serverId}\u0000${name}\u0000${salt}`).toString(16).padStart(HASH_CHARS, "0");
-    const candidate = `${plain.slice(0, 64 - HASH_CHARS - 1)}_${hash}`;
-    if (!taken.has(candidate)) return candidate;
-  }
-}
-
-/** FNV-1a, 32 bits: a short hash that stays the same from run to run. */
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (const byte of new TextEncoder().encode(text)) {
-    hash ^= byte;
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash;
 }

@@ -1,10 +1,10 @@
 // One catalog across servers: real notes servers with the same tool names, and raw servers
 // whose names clash once qualified or are too long; qualified names valid for model APIs and
-// stable; calls routed by them; lists cached until the server says they changed.
+// the same whatever else is listed, in whatever order; calls routed by them, and names that
+// stand for no tool refused without a listing; lists cached until the server says they changed.
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Client } from "../../src/index.js";
-import { qualify } from "../../src/host/catalog.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { startRawStdio, type RawStdioServer, type RpcMessage } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";
@@ -12,13 +12,16 @@ import { track } from "../helpers/cleanup.js";
 const NOTES = { command: process.execPath, args: [fileURLToPath(new URL("../../examples/servers/notes-server.mjs", import.meta.url))] };
 const VALID = /^[a-zA-Z0-9_-]{1,64}$/;
 
-async function rawWithTools(names: string[]): Promise<RawStdioServer> {
+async function rawWithTools(names: string[] | (() => string[]), tag = ""): Promise<RawStdioServer> {
   const raw = track(await startRawStdio());
   raw.autoInitialize({ capabilities: { tools: { listChanged: true } } });
-  raw.handle("tools/list", () => ({ tools: names.map((name) => ({ name, inputSchema: { type: "object" } })) }));
-  raw.handle("tools/call", (m) => ({ content: [{ type: "text", text: `called ${String(m.params?.["name"])}` }] }));
+  raw.handle("tools/list", () => ({ tools: (typeof names === "function" ? names() : names).map((name) => ({ name, inputSchema: { type: "object" } })) }));
+  raw.handle("tools/call", (m) => ({ content: [{ type: "text", text: `${tag}called ${String(m.params?.["name"])}` }] }));
   return raw;
 }
+
+const sent = (raw: RawStdioServer, method: string) => (raw.messages as RpcMessage[]).filter((m) => m.method === method).length;
+const textOf = (result: { content: unknown[] }) => (result.content[0] as { text: string }).text;
 
 describe("the catalog", () => {
   it("gives every ready server's tools with their serverId, distinct qualified names, and routes calls by them", async () => {
@@ -35,44 +38,127 @@ describe("the catalog", () => {
     expect(saved.content).toEqual([{ type: "text", text: 'saved "x" (2 notes)' }]);
     expect((await client.resources()).map((r) => r.serverId).sort()).toEqual(["a", "b"]);
     expect((await client.prompts()).map((p) => `${p.serverId}:${p.name}`)).toEqual(["a:summarise", "b:summarise"]);
-    await expect(client.callTool("c_nothing", {})).rejects.toMatchObject({ kind: "usage" });
+    await expect(client.callTool("c_nothing", {})).rejects.toMatchObject({ kind: "unsupported" });
   });
 
-  it("shortens names that are too long or clash with a stable hash, never merging two tools", async () => {
-    const client = track(new Client({ name: "host", version: "1", logger: capturingLogger() }));
+  it("names a tool by its server and its name alone: the same names in either order of connecting, and while another server's list fails", async () => {
     const long = "x".repeat(80);
-    await client.connect("a_b", (await rawWithTools(["c", long])).target);
-    await client.connect("a", (await rawWithTools(["b_c", "weird name!"])).target);
-    const tools = await client.tools();
+    /** Two clients' catalogs of the same servers, named by (server, tool). */
+    const namesOf = (tools: Array<{ serverId: string; name: string; qualifiedName: string }>) => new Map(tools.map((t) => [`${t.serverId}/${t.name}`, t.qualifiedName]));
+
+    // Client 1: a_b, whose first listing fails, then a. Asked while a_b's list fails, a's "b_c"
+    // must not take the name a_b's "c" would have, or the name would change owner later.
+    const first = track(new Client({ name: "host", version: "1", logger: capturingLogger() }));
+    let listings = 0;
+    const aB = track(await startRawStdio());
+    aB.autoInitialize({ capabilities: { tools: {} } });
+    aB.handle("tools/list", () => (listings++ === 0 ? { error: { code: -32603, message: "not ready yet" } } : { tools: ["c", long].map((name) => ({ name, inputSchema: { type: "object" } })) }));
+    aB.handle("tools/call", (m) => ({ content: [{ type: "text", text: `a_b called ${String(m.params?.["name"])}` }] }));
+    await first.connect("a_b", aB.target);
+    await first.connect("a", (await rawWithTools(["b_c", "weird name!", "weird name?"], "a ")).target);
+    const whileFailing = namesOf(await first.tools());
+    expect([...whileFailing.keys()]).toEqual(["a/b_c", "a/weird name!", "a/weird name?"]);
+    const handedOut = whileFailing.get("a/b_c")!;
+    const tools = await first.tools();
+    expect(listings).toBe(2);
+    const after = namesOf(tools);
+    for (const [tool, name] of whileFailing) expect(after.get(tool)).toBe(name);
     for (const tool of tools) expect(tool.qualifiedName).toMatch(VALID);
-    const byServer = (id: string, name: string) => tools.find((t) => t.serverId === id && t.name === name)!.qualifiedName;
-    expect(byServer("a_b", "c")).toBe("a_b_c");
-    expect(byServer("a", "b_c")).not.toBe("a_b_c");
-    expect(byServer("a", "b_c")).toMatch(/^a_b_c_[0-9a-f]{8}$/);
-    expect(byServer("a", "weird name!")).toBe("a_weird_name_");
-    expect(byServer("a_b", long)).toHaveLength(64);
-    // Stable: the same server and name, the same name, run after run.
-    expect(qualify("a", "b_c", new Set(["a_b_c"]))).toBe(byServer("a", "b_c"));
-    expect((await client.callTool(byServer("a", "b_c"), {})).content).toEqual([{ type: "text", text: "called b_c" }]);
+    expect(new Set(after.values()).size).toBe(after.size);
+    expect(after.get("a/b_c")).toBe("a_b_c");
+    expect(after.get("a_b/c")).not.toBe("a_b_c");
+    expect(after.get("a/weird name!")).not.toBe(after.get("a/weird name?"));
+
+    // Client 2: the same servers connected the other way round, every list good at once.
+    const second = track(new Client({ name: "host", version: "1", logger: capturingLogger() }));
+    await second.connect("a", (await rawWithTools(["b_c", "weird name!", "weird name?"], "a ")).target);
+    await second.connect("a_b", (await rawWithTools(["c", long], "a_b ")).target);
+    expect(namesOf(await second.tools())).toEqual(after);
+
+    // The name handed out first still reaches a's b_c; a_b's c has its own.
+    expect(textOf(await first.callTool(handedOut, {}))).toBe("a called b_c");
+    expect(textOf(await first.callTool(after.get("a_b/c")!, {}))).toBe("a_b called c");
+    expect(textOf(await first.callTool(after.get("a/weird name?")!, {}))).toBe("a called weird name?");
   });
 
-  it("gives a name a server lists three times three qualified names, each routed", async () => {
+  it("keeps the first tool of a name a server lists twice: one name is one tool", async () => {
+    const logger = capturingLogger();
+    const client = track(new Client({ name: "host", version: "1", logger }));
+    const raw = track(await startRawStdio());
+    raw.autoInitialize({ capabilities: { tools: {} } });
+    raw.handle("tools/list", () => ({ tools: [1, 2, 3].map((n) => ({ name: "dup", description: `copy ${n}`, inputSchema: { type: "object" } })) }));
+    await client.connect("s", raw.target);
+    const tools = await client.tools();
+    expect(tools.map((tool) => [tool.qualifiedName, tool.description])).toEqual([["s_dup", "copy 1"]]);
+    expect(logger.warnings('server "s" listed 2 tools under a name it had listed before')).toHaveLength(1);
+  });
+
+  it("refuses a tool its server no longer lists as unsupported, naming it, without listing or calling", async () => {
     const client = track(new Client({ name: "host", version: "1", logger: capturingLogger() }));
-    await client.connect("s", (await rawWithTools(["dup", "dup", "dup"])).target);
-    const names = (await client.tools()).map((tool) => tool.qualifiedName);
-    expect(names[0]).toBe("s_dup");
-    expect(new Set(names).size).toBe(3);
-    for (const name of names) expect(name).toMatch(VALID);
+    let names = ["kept", "gone"];
+    const raw = await rawWithTools(() => names);
+    await client.connect("s", raw.target);
+    expect((await client.tools()).map((tool) => tool.qualifiedName)).toEqual(["s_kept", "s_gone"]);
+    names = ["kept"];
+    const delivered = new Promise<void>((resolve) => client.onNotification(({ method }) => method === "notifications/tools/list_changed" && resolve()));
+    await raw.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+    await delivered;
+    expect((await client.tools()).map((tool) => tool.qualifiedName)).toEqual(["s_kept"]);
+    const failure = await client.callTool("s_gone", {}).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ kind: "unsupported", serverId: "s" });
+    expect((failure as Error).message).toContain("s_gone");
+    // The list was not asked again, and the server never saw a call of it.
+    expect(textOf(await client.callTool("s_kept", {}))).toBe("called kept");
+    expect(sent(raw, "tools/list")).toBe(2);
+    expect((raw.messages as RpcMessage[]).filter((m) => m.method === "tools/call").map((m) => m.params?.["name"])).toEqual(["kept"]);
+  });
+
+  it("lists no server when a model calls unknown names in a loop, whatever the servers' lists do", async () => {
+    const client = track(new Client({ name: "host", version: "1", logger: capturingLogger() }));
+    const good = await rawWithTools(["t"]);
+    // One whose list always fails, one modern without a cache hint (its list is stale at once).
+    const failing = track(await startRawStdio());
+    failing.autoInitialize({ capabilities: { tools: {} } });
+    failing.handle("tools/list", () => ({ error: { code: -32603, message: "no list today" } }));
+    const stale = track(await startRawStdio());
+    stale.handle("server/discover", () => ({
+      resultType: "complete",
+      supportedVersions: ["2026-07-28"],
+      capabilities: { tools: {} },
+      ttlMs: 0,
+      cacheScope: "private",
+      _meta: { "io.modelcontextprotocol/serverInfo": { name: "raw-modern", version: "1" } },
+    }));
+    stale.handle("tools/list", () => ({ resultType: "complete", tools: [{ name: "m", inputSchema: { type: "object" } }] }));
+    for (const raw of [good, failing]) raw.handle("ping", () => ({}));
+    await client.connect("good", good.target);
+    await client.connect("failing", failing.target);
+    await client.connect("stale", stale.target);
+    expect((await client.tools()).map((tool) => tool.qualifiedName)).toEqual(["good_t", "stale_m"]);
+    const before = [sent(good, "tools/list"), sent(failing, "tools/list"), sent(stale, "tools/list")];
+    expect(before).toEqual([1, 1, 1]);
+    const unknown = ["good_nope", "nobody_t", "t", "good t", "x".repeat(100_000), "good_t__0000000000000z", "_good_t"];
+    for (let round = 0; round < 10; round++) {
+      for (const name of unknown) await expect(client.callTool(name, {})).rejects.toMatchObject({ kind: "unsupported" });
+    }
+    // Round trips on each pipe prove the client wrote nothing before them.
+    await client.server("good")!.ping();
+    await client.server("failing")!.ping();
+    // The modern one has no ping: a listing of its own is the round trip (and the one listing).
+    await client.server("stale")!.listTools();
+    expect([sent(good, "tools/list"), sent(failing, "tools/list"), sent(stale, "tools/list")]).toEqual([1, 1, 2]);
+    expect([good, failing, stale].map((raw) => sent(raw, "tools/call"))).toEqual([0, 0, 0]);
   });
 
   it("gives the same items again while no list changed, in a new array, and keeps a server's own serverId field out", async () => {
     const client = track(new Client({ name: "host", version: "1", logger: capturingLogger() }));
     const raw = track(await startRawStdio());
     raw.autoInitialize({ capabilities: { tools: {} } });
-    raw.handle("tools/list", () => ({ tools: [{ name: "t", serverId: "forged", qualifiedName: "forged_t", inputSchema: { type: "object" } }] }));
+    raw.handle("tools/list", () => ({ tools: [{ name: "t", serverId: "forged", qualifiedName: "forged_t", restarting: true, inputSchema: { type: "object" } }] }));
     await client.connect("real", raw.target);
     const first = await client.tools();
     expect(first).toEqual([expect.objectContaining({ name: "t", serverId: "real", qualifiedName: "real_t" })]);
+    expect(first[0]).not.toHaveProperty("restarting");
     const second = await client.tools();
     expect(second).not.toBe(first);
     expect(second[0]).toBe(first[0]);

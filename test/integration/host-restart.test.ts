@@ -1,7 +1,7 @@
 // Servers that fail come back: a stdio server killed mid-session is restarted (both eras), a
 // crash loop is given up on, an HTTP server taken down and brought back is reconnected; every
-// change reaches onServerState with its reason. Lazy servers connect on their first use, and one
-// whose connect failed waits out the restart backoff.
+// change reaches onServerState with its reason; the catalog keeps a restarting server's tools.
+// Lazy servers connect on their first use, and one whose connect failed waits out the backoff.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -263,6 +263,7 @@ describe("lazy servers", () => {
     expect(held.message).toMatch(/failed to connect once; a use in 1 ms or later connects again/);
     await expect(server.ready()).rejects.toMatchObject({ kind: "transport" });
     expect(await client.tools()).toEqual([]);
+    await expect(client.callTool("m_pid")).rejects.toMatchObject({ kind: "transport", serverId: "m" });
     expect(starts()).toBe(2);
 
     // Once it passed, the next use connects again: it fails again, and the next delay doubles.
@@ -340,6 +341,39 @@ describe("what a review found", () => {
     await expect(server.callTool("pid", {}, { signal: AbortSignal.abort() })).rejects.toMatchObject({ kind: "cancelled", serverId: "m" });
     expect(server.state).toBe("idle");
     expect(starts()).toBe(0);
+  });
+
+  it("the catalog keeps a restarting server's tools, marked, and its callTool waits for the server", async () => {
+    const client = track(new Client({ name: "host", version: "1", logger: capturingLogger() }));
+    const states = watchStates(client);
+    // Every restart crashes until the test empties the file: the server stays away meanwhile.
+    const { target, file } = mortal("legacy", ["--healthy-starts", "1"]);
+    const server = await client.connect("m", target, { restart: { maxRestarts: 10_000, backoff: { initial: 10, max: 20 } } });
+    await client.connect("other", mortal("modern").target);
+    const before = await client.tools();
+    const ofM = before.filter((tool) => tool.serverId === "m");
+    expect(ofM.map((tool) => tool.qualifiedName)).toContain("m_echo");
+    for (const tool of before) expect(tool).not.toHaveProperty("restarting");
+    const restarting = states.next("restarting");
+    process.kill(Number(textOf(await client.callTool("m_pid"))), "SIGKILL");
+    await restarting;
+    expect(["restarting", "connecting"]).toContain(server.state);
+
+    const during = await client.tools();
+    expect(during.map((tool) => tool.qualifiedName)).toEqual(before.map((tool) => tool.qualifiedName));
+    for (const tool of during) {
+      if (tool.serverId === "m") expect(tool.restarting).toBe(true);
+      else expect(tool).not.toHaveProperty("restarting");
+    }
+    // The call waits for the server, which comes back once it can start.
+    const call = client.callTool("m_echo", { text: "after the restart" });
+    const ready = states.next("ready");
+    writeFileSync(file, "");
+    await ready;
+    expect(textOf(await call)).toBe("after the restart");
+    const after = await client.tools();
+    expect(after.map((tool) => tool.qualifiedName)).toEqual(before.map((tool) => tool.qualifiedName));
+    for (const tool of after) expect(tool).not.toHaveProperty("restarting");
   });
 
   it("the catalog's callTool waits for a server that restarts", async () => {
