@@ -21,5 +21,5 @@ export {
   type OpenAIOutputPart,
 } from "./openai-results.js";
 export { toAnthropicToolResult, type AnthropicImageMediaType, type AnthropicToolResult, type AnthropicToolResultBlock } from "./anthropic-results.js";
-export { toAiSdkToolOutput, type AiSdkContentPart, type AiSdkToolOutput } from "./ai-sdk-results.js";
+export { AI_SDK_VERSIONS, toAiSdkToolOutput, type AiSdk6MediaPart, type AiSdk7FilePart, type AiSdkContentPart, type AiSdkOutputOptions, type AiSdkToolOutput, type AiSdkVersion } from "./ai-sdk-results.js";
 export { NO_CONTENT } from "./result-parts.js";

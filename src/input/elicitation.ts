@@ -130,59 +130,88 @@ export function vetUrl(raw: unknown, serverOrigin: string | undefined): Verdict<
 // ---- fields that look secret -----------------------------------------------------------------------
 
 /**
- * Which form fields look like they ask for a secret, by their name, title, description or
- * format. A hint for the host (mask the input, warn the user), never a refusal: servers may
- * have good reasons, and the user decides.
+ * Which form fields look like they ask for a secret. A hint for the host (mask the input, warn
+ * the user), never a refusal: servers may have good reasons, and the user decides.
+ *
+ * Read are the field's name and its title, the two labels of the field, split into words
+ * (`apiKey`, `api_key`, `API-KEY`, `APIKey` and "API key" all read "api key"), each phrase below
+ * matched as whole words: `pin` and `PIN` are a PIN, `pinned`, `spinner` and `pinnacle` are not;
+ * `token` is, `tokenizer` and `maxTokens` are not; `pass` is, `passage` and `bypass` are not.
+ * Not read: the description, which is prose ("drop the pin on the map", "we never ask for your
+ * password"), and the format, as the flat subset's formats (email, uri, date, date-time) name
+ * no secret. A field whose answer is chosen rather than typed (a boolean, a string with
+ * options, a multi-select) is never flagged: the server already knows its every value. A
+ * number field is flagged only for the secrets that are numbers (a PIN, a CVV, a card number).
  */
-const SECRET = new RegExp(
-  [
-    "pass(word|phrase|wd|code)?", "secret", "token", "api ?key", "private ?key", "access ?key", "credential",
-    "auth(orization)? ?code", "otp", "one ?time ?(code|password)", "pin", "cvv", "cvc", "security ?code",
-    "card ?(number|no)", "credit ?card", "iban", "ssn", "social ?security", "routing ?number",
-    "account ?number", "bearer", "session ?(id|cookie)",
-  ]
-    .map((words) => `\\b${words}s?\\b`)
-    .join("|"),
-  "i",
-);
+const NUMBER_SECRETS = [
+  "pin", "pincode", "passcode", "cvv", "cvv2", "cvc", "otp", "totp", "one time code", "one time password", "verification code",
+  "security code", "mfa code", "2fa code", "ssn", "social security", "card number", "card no", "credit card",
+  "account number", "routing number",
+];
+const TEXT_SECRETS = [
+  ...NUMBER_SECRETS, "password", "passwords", "passphrase", "passwd", "pass", "secret", "secrets",
+  "token", "api key", "apikey", "private key", "privatekey", "access key", "accesskey", "credential",
+  "credentials", "auth code", "authcode", "authorization code", "bearer", "session id", "session cookie", "iban",
+];
+// Every phrase is lower-case letters, digits and single spaces: nothing in them needs escaping.
+const phrases = (list: readonly string[]) => new RegExp(`(?:^| )(?:${list.join("|")})(?: |$)`);
+const NUMBER_SECRET = phrases(NUMBER_SECRETS);
+const TEXT_SECRET = phrases(TEXT_SECRETS);
 
-/** Splits camelCase, snake_case and kebab-case into words, so that `apiKey` reads "api key". */
+/**
+ * `text` as lower-case words separated by single spaces. A word is a run of lower-case letters
+ * and digits, with the capital before it (`Key` of `apiKey`), or a run of capitals (`API` of
+ * `APIKey`, `PIN` of `userPIN`); anything else (`_`, `-`, `.`, a space) only separates. One
+ * pass of one pattern, linear in the text.
+ */
+const WORD = /[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z0-9]+|[A-Z]+/g;
+
 function words(text: string): string {
-  return text.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_\-.]+/g, " ");
+  return (text.match(WORD) ?? []).join(" ").toLowerCase();
 }
 
 /**
  * Verdicts by text: a server asks with the same form again and again (every MRTR round). Only
  * short texts are kept, and not many, so that a server cannot fill memory through it.
  */
-const seen = new Map<string, boolean>();
+const seen = new Map<string, Secret>();
 const SEEN_LIMIT = 1024;
 const SEEN_TEXT_LIMIT = 256;
-/**
- * Of a long title or description only the start is read for the hint: the pattern costs some
- * 300 ms per megabyte of camelCase text, and a form's 100 fields could carry megabytes each.
- */
+/** Of a long name or title only the start is read for the hint, so that the cost is bounded per field. */
 const SCANNED_CHARACTERS = 1024;
 
-function sensitiveText(text: string): boolean {
-  if (text.length > SEEN_TEXT_LIMIT) return SECRET.test(words(text.slice(0, SCANNED_CHARACTERS)));
+/** What a label names: a secret that may be a number (a PIN), one that is text only (a token), or none. */
+type Secret = "number" | "text" | "none";
+
+function secretNamed(text: string): Secret {
+  if (text.length > SEEN_TEXT_LIMIT) return classify(text.slice(0, SCANNED_CHARACTERS));
   let verdict = seen.get(text);
   if (verdict === undefined) {
-    verdict = SECRET.test(words(text));
+    verdict = classify(text);
     if (seen.size >= SEEN_LIMIT) seen.clear();
     seen.set(text, verdict);
   }
   return verdict;
 }
 
+function classify(text: string): Secret {
+  const read = words(text);
+  if (NUMBER_SECRET.test(read)) return "number";
+  return TEXT_SECRET.test(read) ? "text" : "none";
+}
+
 export function looksSensitive(field: Field): boolean {
-  const { title, description, format } = field.schema;
-  return (
-    sensitiveText(field.name) ||
-    (typeof title === "string" && sensitiveText(title)) ||
-    (typeof description === "string" && sensitiveText(description)) ||
-    (typeof format === "string" && sensitiveText(format))
-  );
+  const { kind } = field;
+  if (kind.type === "boolean" || kind.type === "multi" || (kind.type === "string" && kind.options !== undefined)) return false;
+  const number = kind.type === "number";
+  if (labelFlags(field.name, number)) return true;
+  const { title } = field.schema;
+  return typeof title === "string" && labelFlags(title, number);
+}
+
+function labelFlags(label: string, number: boolean): boolean {
+  const secret = secretNamed(label);
+  return number ? secret === "number" : secret !== "none";
 }
 
 // ---- URLs a call requires (2025-11-25 -32042) ---------------------------------------------------

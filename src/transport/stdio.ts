@@ -10,7 +10,7 @@
  * does, and past `MAX_QUEUED_WRITE_BYTES` waiting a request is refused and anything else ends
  * the connection.
  */
-import type { ChildProcess } from "node:child_process";
+import type { ChildProcess, SpawnOptions } from "node:child_process";
 import { ClientError, InvalidArgumentError, messageOf } from "../util/errors.js";
 import { callHost, type Logger } from "../util/logger.js";
 import type { RequestId } from "../util/json.js";
@@ -20,6 +20,7 @@ import { LineFramer, LineTooLongError } from "./line-framer.js";
 import { MAX_QUEUED_WRITE_BYTES, StdinWriter } from "./stdin-writer.js";
 import { groupAlive, isWindows, signalGroup, trackGroup, untrackGroup, waitForExit, waitForGroupGone } from "./process-group.js";
 import type { EraPolicy, Transport, TransportSink } from "./transport.js";
+import { windowsCommandLine } from "./windows-command.js";
 
 export interface StdioTarget {
   command: string;
@@ -119,13 +120,18 @@ export class StdioTransport implements Transport {
     // Loaded on first use: a host that speaks only HTTP never pays for it at import.
     const { spawn } = await import("node:child_process");
     if (this.state !== "starting") throw this.closedWhileStarting();
-    const child = spawn(this.target.command, this.target.args ?? [], {
+    const options: SpawnOptions = {
       cwd: this.target.cwd,
       env: serverEnvironment(this.target),
       stdio: ["pipe", "pipe", "pipe"],
       detached: !isWindows,
       windowsHide: true,
-    });
+    };
+    const args = this.target.args ?? [];
+    // Windows: `.cmd` shims (npx) run through cmd.exe, resolved and quoted by cross-spawn.
+    const line = isWindows ? await windowsCommandLine(this.target.command, args, options) : undefined;
+    if (this.state !== "starting") throw this.closedWhileStarting();
+    const child = line === undefined ? spawn(this.target.command, args, options) : spawn(line.command, line.args, line.options);
     this.child = child;
     this.exited = new Promise((resolve) => child.once("exit", () => resolve()));
     await new Promise<void>((resolve, reject) => {

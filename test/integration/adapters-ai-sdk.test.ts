@@ -1,12 +1,15 @@
-// The AI SDK adapter end to end: generateText with the SDK's mock language model calls MCP tools
-// of a real server (test/fixtures/adapters-server.mjs, over stdio) through toAiSdkTools, and the
-// model's next step sees each result as toModelOutput made it.
+// The AI SDK adapter end to end, under both majors of the SDK (`ai` is 7, `ai-6` is ai@6):
+// generateText with the SDK's own mock language model calls MCP tools of a real server
+// (test/fixtures/adapters-server.mjs, over stdio) through toAiSdkTools, and the model's next step
+// sees each result as toModelOutput made it, in the shape that major takes, without a warning.
 import { fileURLToPath } from "node:url";
-import { generateText, isStepCount, jsonSchema } from "ai";
+import * as ai7 from "ai";
+import * as ai6 from "ai-6";
 import { MockLanguageModelV4 } from "ai/test";
-import { describe, expect, it } from "vitest";
+import { MockLanguageModelV3 } from "ai-6/test";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, type Handler } from "../../src/index.js";
-import { toAiSdkTools } from "../../src/adapters/index.js";
+import { toAiSdkTools, type AiSdkToolSet } from "../../src/adapters/index.js";
 import { track } from "../helpers/cleanup.js";
 import { capturingLogger } from "../helpers/logger.js";
 
@@ -17,29 +20,81 @@ const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
   outputTokens: { total: 1, text: 1, reasoning: undefined },
 };
-type Step = ConstructorParameters<typeof MockLanguageModelV4>[0];
 
-/** A model that first calls the given tools, then answers "done". */
-function modelCalling(calls: Array<{ toolName: string; input: string }>): MockLanguageModelV4 {
-  const steps: NonNullable<Step>["doGenerate"] = [
+/** The model's two steps: the given tool calls, then the text "done". Both majors take this shape. */
+function steps(calls: Array<{ toolName: string; input: string }>) {
+  return [
     {
       content: calls.map((call, i) => ({ type: "tool-call" as const, toolCallId: `call-${i}`, ...call })),
-      finishReason: { unified: "tool-calls", raw: undefined },
+      finishReason: { unified: "tool-calls" as const, raw: undefined },
       usage,
       warnings: [],
     },
-    { content: [{ type: "text", text: "done" }], finishReason: { unified: "stop", raw: undefined }, usage, warnings: [] },
+    { content: [{ type: "text" as const, text: "done" }], finishReason: { unified: "stop" as const, raw: undefined }, usage, warnings: [] },
   ];
-  return new MockLanguageModelV4({ doGenerate: steps });
 }
 
+/** What the tests read of a mock model and of a generateText result, the same in both majors. */
+interface ModelSeen {
+  doGenerateCalls: ReadonlyArray<{ tools?: ReadonlyArray<{ name: string }> | undefined; prompt: ReadonlyArray<{ role: string; content: unknown }> }>;
+}
+interface Generated {
+  text: string;
+  steps: ReadonlyArray<{ toolResults: ReadonlyArray<{ toolName: string; output: unknown }> }>;
+}
+interface Run {
+  tools: AiSdkToolSet<unknown>;
+  model: ModelSeen;
+  run: Promise<Generated>;
+}
+interface RunOptions {
+  calls: Array<{ toolName: string; input: string }>;
+  strict?: boolean;
+  abortSignal?: AbortSignal;
+}
+
+/** One major of the SDK: its own jsonSchema, generateText and mock model, and the media shapes it takes. */
+interface Sdk {
+  aiVersion: 6 | 7;
+  generate(client: Client, options: RunOptions): Promise<Run>;
+  image(mediaType: string, data: unknown): unknown;
+  file(mediaType: string, data: unknown, filename: string): unknown;
+}
+
+// Each `generate` passes the adapter's tools to that major's generateText as they are: the call
+// type-checks against that major's ToolSet.
+const SDKS: Sdk[] = [
+  {
+    aiVersion: 7,
+    async generate(client, { calls, strict, abortSignal }) {
+      const tools = toAiSdkTools(await client.tools(), client, { jsonSchema: ai7.jsonSchema, aiVersion: 7, strict });
+      const model = new MockLanguageModelV4({ doGenerate: steps(calls) });
+      const run = ai7.generateText({ model, tools: tools.tools, prompt: "Go", stopWhen: ai7.isStepCount(2), abortSignal });
+      return { tools, model, run };
+    },
+    image: (mediaType, data) => ({ type: "file", mediaType, data: { type: "data", data } }),
+    file: (mediaType, data, filename) => ({ type: "file", mediaType, data: { type: "data", data }, filename }),
+  },
+  {
+    aiVersion: 6,
+    async generate(client, { calls, strict, abortSignal }) {
+      const tools = toAiSdkTools(await client.tools(), client, { jsonSchema: ai6.jsonSchema, aiVersion: 6, strict });
+      const model = new MockLanguageModelV3({ doGenerate: steps(calls) });
+      const run = ai6.generateText({ model, tools: tools.tools, prompt: "Go", stopWhen: ai6.stepCountIs(2), abortSignal });
+      return { tools, model, run };
+    },
+    image: (mediaType, data) => ({ type: "image-data", mediaType, data }),
+    file: (mediaType, data, filename) => ({ type: "file-data", mediaType, data, filename }),
+  },
+];
+
 /** The tool results the model was given in its second step, by tool call id. */
-function toolResultsSeen(model: MockLanguageModelV4): Record<string, unknown> {
+function toolResultsSeen(model: ModelSeen): Record<string, unknown> {
   const prompt = model.doGenerateCalls[1]?.prompt ?? [];
   const seen: Record<string, unknown> = {};
   for (const message of prompt) {
-    if (message.role !== "tool") continue;
-    for (const part of message.content) if (part.type === "tool-result") seen[part.toolCallId] = part.output;
+    if (message.role !== "tool" || !Array.isArray(message.content)) continue;
+    for (const part of message.content as Array<{ type: string; toolCallId: string; output: unknown }>) if (part.type === "tool-result") seen[part.toolCallId] = part.output;
   }
   return seen;
 }
@@ -50,21 +105,36 @@ async function connected(handler?: Handler, protocolVersion?: "2025-11-25"): Pro
   return client;
 }
 
-describe("the AI SDK adapter with generateText", () => {
-  it("gives the catalog to the model, runs its tool calls on the server, and shows it each result", async () => {
-    const client = await connected();
-    const { tools, skipped } = toAiSdkTools(await client.tools(), client, { jsonSchema });
-    expect(skipped).toEqual([]);
-    const model = modelCalling([
-      { toolName: "adapt_gallery", input: "{}" },
-      { toolName: "adapt_broken", input: "{}" },
-    ]);
+// Both majors report through this global what they would otherwise print (deprecated shapes,
+// parts a provider cannot take); the tests assert there is nothing.
+const sdkWarnings: unknown[] = [];
+const globals = globalThis as { AI_SDK_LOG_WARNINGS?: unknown };
+let previousLogger: unknown;
+beforeAll(() => {
+  previousLogger = globals.AI_SDK_LOG_WARNINGS;
+  globals.AI_SDK_LOG_WARNINGS = ({ warnings }: { warnings: unknown[] }) => sdkWarnings.push(...warnings);
+});
+afterAll(() => {
+  globals.AI_SDK_LOG_WARNINGS = previousLogger;
+});
 
-    const result = await generateText({ model, tools, prompt: "Show me everything", stopWhen: isStepCount(2) });
+describe.for(SDKS)("the AI SDK adapter with generateText of ai@$aiVersion", (sdk) => {
+  it("gives the catalog to the model, runs its tool calls on the server, and shows it each result in this major's shape", async () => {
+    const client = await connected();
+    sdkWarnings.length = 0;
+    const { tools, model, run } = await sdk.generate(client, {
+      calls: [
+        { toolName: "adapt_gallery", input: "{}" },
+        { toolName: "adapt_broken", input: "{}" },
+      ],
+    });
+    expect(tools.skipped).toEqual([]);
+
+    const result = await run;
 
     expect(result.text).toBe("done");
     const offered = model.doGenerateCalls[0]?.tools ?? [];
-    expect(offered.map((tool) => tool.name).sort()).toEqual(Object.keys(tools).sort());
+    expect(offered.map((tool) => tool.name).sort()).toEqual(Object.keys(tools.tools).sort());
     expect(offered.find((tool) => tool.name === "adapt_echo")).toMatchObject({
       type: "function",
       description: "Echoes the text, in capitals when shout is true",
@@ -79,11 +149,11 @@ describe("the AI SDK adapter with generateText", () => {
       type: "content",
       value: [
         { type: "text", text: "a caption" },
-        { type: "file", mediaType: "image/png", data: { type: "data", data: PNG } },
+        sdk.image("image/png", PNG),
         { type: "text", text: "[audio/wav audio, 44 bytes was left out: tool results cannot carry audio]" },
         { type: "text", text: "[resource link] today.md: file:///notes/today.md (text/markdown; Today's notes)" },
         { type: "text", text: "[resource file:///notes/a.txt]\nembedded text" },
-        { type: "file", mediaType: "application/pdf", data: { type: "data", data: expect.any(String) }, filename: "report.pdf" },
+        sdk.file("application/pdf", expect.any(String), "report.pdf"),
         expect.objectContaining({ type: "text", text: expect.stringMatching(/^\[application\/octet-stream content \(the resource file:\/\/\/bin\/blob\.dat, 3 bytes\) was left out/) }),
       ],
     });
@@ -91,15 +161,16 @@ describe("the AI SDK adapter with generateText", () => {
       type: "error-text",
       value: "disk full\n[image/png content (an image, 68 bytes) was left out: an error result is text only]",
     });
+    // Neither major had anything to say about the shapes it was given (ai@7 warns on ai@6's).
+    expect(sdkWarnings).toEqual([]);
   });
 
   it("with strict, sends the strict schema and takes out the nulls it makes the model write before the server sees them", async () => {
     const client = await connected();
-    const { tools, notStrict } = toAiSdkTools(await client.tools(), client, { jsonSchema, strict: true });
-    expect(notStrict).toEqual([]);
-    const model = modelCalling([{ toolName: "adapt_echo", input: JSON.stringify({ text: "quiet please", shout: null }) }]);
+    const { tools, model, run } = await sdk.generate(client, { calls: [{ toolName: "adapt_echo", input: JSON.stringify({ text: "quiet please", shout: null }) }], strict: true });
+    expect(tools.notStrict).toEqual([]);
 
-    const result = await generateText({ model, tools, prompt: "Echo", stopWhen: isStepCount(2) });
+    const result = await run;
 
     expect(model.doGenerateCalls[0]?.tools?.find((tool) => tool.name === "adapt_echo")).toMatchObject({
       strict: true,
@@ -120,11 +191,9 @@ describe("the AI SDK adapter with generateText", () => {
     const started = new Promise<void>((resolve) => (waiting = resolve));
     const handler: Handler = { handleLog: (_level, params) => (params.data === "hang: waiting" ? waiting() : undefined) };
     const client = await connected(handler, "2025-11-25");
-    const { tools } = toAiSdkTools(await client.tools(), client, { jsonSchema });
     const controller = new AbortController();
-    const model = modelCalling([{ toolName: "adapt_hang", input: "{}" }]);
+    const { model, run } = await sdk.generate(client, { calls: [{ toolName: "adapt_hang", input: "{}" }], abortSignal: controller.signal });
 
-    const run = generateText({ model, tools, prompt: "Wait", stopWhen: isStepCount(2), abortSignal: controller.signal });
     const outcome = run.then(
       (result) => ({ result }),
       (error: unknown) => ({ error }),

@@ -1,4 +1,5 @@
-// The adapters' shapes against the SDKs' own types: `npx tsc` checks each assignment below, and
+// The adapters' shapes against the SDKs' own types (the AI SDK's in both majors, `ai` being 7 and
+// `ai-6` ai@6): `npx tsc` checks each assignment below, and
 // each `@ts-expect-error` proves a wrong shape is refused (were the types to decay to `any`,
 // the directive itself would be the error). At run time, each SDK client sends the definitions
 // and results to a loopback server exactly as the adapters made them.
@@ -8,6 +9,8 @@ import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import type { ToolResultPart, ToolSet } from "ai";
 import { jsonSchema } from "ai";
+import type { ToolResultPart as ToolResultPart6, ToolSet as ToolSet6 } from "ai-6";
+import { jsonSchema as jsonSchema6 } from "ai-6";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CallToolResult, CatalogTool } from "../../src/index.js";
 import {
@@ -49,9 +52,11 @@ const anthropicTools: Anthropic.Messages.Tool[] = toAnthropicTools(catalog).tool
 const anthropicUnion: Anthropic.Messages.ToolUnion[] = anthropicTools;
 const toolResult: Anthropic.Messages.ToolResultBlockParam = toAnthropicToolResult("toolu_1", result);
 const anthropicMessage: Anthropic.Messages.MessageParam = { role: "user", content: [toolResult] };
-// AI SDK.
-const aiTools: ToolSet = toAiSdkTools(catalog, caller, { jsonSchema }).tools;
-const aiOutput: ToolResultPart["output"] = toAiSdkToolOutput(result);
+// AI SDK 7, and 6, each in the shape its major takes.
+const aiTools: ToolSet = toAiSdkTools(catalog, caller, { jsonSchema, aiVersion: 7 }).tools;
+const aiOutput: ToolResultPart["output"] = toAiSdkToolOutput(result, { aiVersion: 7 });
+const ai6Tools: ToolSet6 = toAiSdkTools(catalog, caller, { jsonSchema: jsonSchema6, aiVersion: 6 }).tools;
+const ai6Output: ToolResultPart6["output"] = toAiSdkToolOutput(result, { aiVersion: 6 });
 
 // Wrong shapes are refused.
 // @ts-expect-error: a Responses tool has no `function` member, so it is no Chat Completions tool.
@@ -63,10 +68,18 @@ const resultFromChat: Anthropic.Messages.ToolResultBlockParam = chatMessage;
 // @ts-expect-error: an Anthropic tool has no `type: "function"`.
 const chatFromAnthropic: OpenAI.Chat.Completions.ChatCompletionTool[] = anthropicTools;
 // @ts-expect-error: a plain JSON schema is not the AI SDK's schema type; jsonSchema must wrap it.
-const aiFromPlainSchema: ToolSet = toAiSdkTools(catalog, caller, { jsonSchema: (schema) => schema }).tools;
+const aiFromPlainSchema: ToolSet = toAiSdkTools(catalog, caller, { jsonSchema: (schema) => schema, aiVersion: 7 }).tools;
+// @ts-expect-error: the same in ai@6.
+const ai6FromPlainSchema: ToolSet6 = toAiSdkTools(catalog, caller, { jsonSchema: (schema) => schema, aiVersion: 6 }).tools;
 // @ts-expect-error: an Anthropic tool_result is not an AI SDK tool output.
 const aiFromAnthropic: ToolResultPart["output"] = toolResult;
-void [responsesTool, anthropicUnion, anthropicMessage, aiTools, aiOutput, chatFromResponses, responsesFromChat, resultFromChat, chatFromAnthropic, aiFromPlainSchema, aiFromAnthropic];
+// @ts-expect-error: ai@7's media parts (`file`) are not among ai@6's, so its tools are no ai@6 ToolSet.
+const ai6From7: ToolSet6 = toAiSdkTools(catalog, caller, { jsonSchema: jsonSchema6, aiVersion: 7 }).tools;
+// @ts-expect-error: nor is its output.
+const ai6OutputFrom7: ToolResultPart6["output"] = toAiSdkToolOutput(result, { aiVersion: 7 });
+// @ts-expect-error: 8 is no major this adapter knows (a function, as the call throws a TypeError).
+const aiOfNoMajor = () => toAiSdkTools(catalog, caller, { jsonSchema, aiVersion: 8 });
+void [responsesTool, anthropicUnion, anthropicMessage, aiTools, aiOutput, ai6Tools, ai6Output, chatFromResponses, responsesFromChat, resultFromChat, chatFromAnthropic, aiFromPlainSchema, ai6FromPlainSchema, aiFromAnthropic, ai6From7, ai6OutputFrom7, aiOfNoMajor];
 
 /** A loopback API that records each request body and answers with an empty reply of the right kind. */
 let server: Server;

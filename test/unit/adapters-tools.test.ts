@@ -28,7 +28,7 @@ describe("the count limit", () => {
 
   it("has no count bound for Anthropic and the AI SDK unless maxTools sets one", () => {
     expect(toAnthropicTools(many(129)).tools).toHaveLength(129);
-    expect(Object.keys(toAiSdkTools(many(129), caller(), { jsonSchema: (schema) => schema }).tools)).toHaveLength(129);
+    expect(Object.keys(toAiSdkTools(many(129), caller(), { jsonSchema: (schema) => schema, aiVersion: 7 }).tools)).toHaveLength(129);
     const bounded = toAnthropicTools(many(3), { maxTools: 2 });
     expect(bounded.tools.map((definition) => definition.name)).toEqual(["srv_t0", "srv_t1"]);
     expect(bounded.skipped.map((report) => report.reason)).toEqual(["past the limit of 2 tools in one request"]);
@@ -155,7 +155,7 @@ describe("AI SDK tools", () => {
   it("are keyed by qualified name, with the schema wrapped by the given jsonSchema and execute bound to the caller", async () => {
     const recorder = caller();
     const wrap = (schema: object) => ({ wrapped: schema });
-    const { tools, skipped } = toAiSdkTools([tool("a", { type: "object", properties: {} }, { description: "A" }), tool("bad", { type: "string" })], recorder, { jsonSchema: wrap });
+    const { tools, skipped } = toAiSdkTools([tool("a", { type: "object", properties: {} }, { description: "A" }), tool("bad", { type: "string" })], recorder, { jsonSchema: wrap, aiVersion: 7 });
     expect(skipped.map((report) => report.qualifiedName)).toEqual(["srv_bad"]);
     const a = tools["srv_a"]!;
     expect(a).toMatchObject({ type: "dynamic", description: "A", inputSchema: { wrapped: { type: "object", properties: {} } }, metadata: { serverId: "srv", toolName: "a" } });
@@ -176,13 +176,27 @@ describe("AI SDK tools", () => {
       { ...tool("x"), qualifiedName: "__proto__" },
       { ...tool("y"), qualifiedName: "constructor" },
     ];
-    const { tools } = toAiSdkTools(odd, caller(), { jsonSchema: (schema) => schema });
+    const { tools } = toAiSdkTools(odd, caller(), { jsonSchema: (schema) => schema, aiVersion: 7 });
     expect(Object.keys(tools)).toEqual(["__proto__", "constructor"]);
     expect(Object.getPrototypeOf(tools)).toBe(Object.prototype);
   });
 
   it("refuse to start without the SDK's jsonSchema or a caller", () => {
     expect(() => toAiSdkTools(many(1), caller(), {} as never)).toThrow(/jsonSchema must be the AI SDK's jsonSchema function/);
-    expect(() => toAiSdkTools(many(1), {} as never, { jsonSchema: (schema) => schema })).toThrow(new TypeError("the caller must have callTool (pass the Client)"));
+    expect(() => toAiSdkTools(many(1), {} as never, { jsonSchema: (schema) => schema, aiVersion: 7 })).toThrow(new TypeError("the caller must have callTool (pass the Client)"));
+  });
+
+  it("refuse to start without the SDK's major version, naming what was given and what is supported", () => {
+    const given = (value: string) => new TypeError(`options.aiVersion must be the major version of the "ai" package in use, 6 or 7 (their tool results take images in different shapes), got ${value}`);
+    expect(() => toAiSdkTools(many(1), caller(), { jsonSchema: (schema: object) => schema } as never)).toThrow(given("undefined"));
+    expect(() => toAiSdkTools(many(1), caller(), { jsonSchema: (schema: object) => schema, aiVersion: 5 } as never)).toThrow(given("5"));
+    expect(() => toAiSdkTools(many(1), caller(), { jsonSchema: (schema: object) => schema, aiVersion: null } as never)).toThrow(given("object"));
+  });
+
+  it("give the model each result in the shape of the major they were made for", () => {
+    const png = { content: [{ type: "image", data: "AAAA", mimeType: "image/png" }] };
+    const output = (aiVersion: 6 | 7) => toAiSdkTools(many(1), caller(), { jsonSchema: (schema) => schema, aiVersion }).tools["srv_t0"]!.toModelOutput({ output: png });
+    expect(output(7)).toEqual({ type: "content", value: [{ type: "file", mediaType: "image/png", data: { type: "data", data: "AAAA" } }] });
+    expect(output(6)).toEqual({ type: "content", value: [{ type: "image-data", mediaType: "image/png", data: "AAAA" }] });
   });
 });

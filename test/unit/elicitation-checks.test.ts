@@ -1,7 +1,8 @@
 // Elicitation checks around the handler callback (src/input/elicitation.ts) and URL vetting
 // (src/input/elicitation-url.ts): the seed's "Elicitation" bullet and digest §3.3.
 import { describe, expect, it } from "vitest";
-import { checkElicitation, checkElicitResult, type ElicitationRequest } from "../../src/input/elicitation.js";
+import { checkElicitation, checkElicitResult, looksSensitive, type ElicitationRequest } from "../../src/input/elicitation.js";
+import type { Field, FieldKind } from "../../src/input/form-schema.js";
 import { vetUrl } from "../../src/input/elicitation.js";
 import { declaredModes, type ElicitationMode } from "../../src/protocol/versions.js";
 import type { ProtocolVersion } from "../../src/protocol/versions.js";
@@ -243,14 +244,16 @@ describe("checkElicitation: form mode", () => {
     });
   });
 
-  it("flags a field by its title or description, not only its name", () => {
+  it("flags a field by its name or its title, not by its description", () => {
     const params = formParams({
       requestedSchema: {
         type: "object",
         properties: {
           k: { type: "string", title: "API key" },
-          n: { type: "string", description: "Your social security number" },
+          n: { type: "string", title: "Your social security number" },
           c: { type: "string", title: "Colour" },
+          where: { type: "string", title: "Meeting point", description: "Drop the pin on the map where we meet" },
+          note: { type: "string", description: "We will never ask for your password or a token here" },
         },
       },
     });
@@ -259,6 +262,8 @@ describe("checkElicitation: form mode", () => {
       k: { sensitiveSuspected: true },
       n: { sensitiveSuspected: true },
       c: { sensitiveSuspected: false },
+      where: { sensitiveSuspected: false },
+      note: { sensitiveSuspected: false },
     });
   });
 
@@ -388,5 +393,64 @@ describe("a form field named __proto__", () => {
     if (!verdict.ok || verdict.value.mode !== "form") throw new Error("expected a form");
     expect(Object.hasOwn(verdict.value.fields, "__proto__")).toBe(true);
     expect(Object.getOwnPropertyDescriptor(verdict.value.fields, "__proto__")?.value).toEqual({ sensitiveSuspected: true });
+  });
+});
+
+// ---- the secret-field guess ----------------------------------------------------------------------
+
+function field(name: string, schema: Record<string, unknown> = {}, kind: FieldKind = { type: "string" }): Field {
+  return { name, kind, schema: { type: "string", ...schema } };
+}
+const NUMBER: FieldKind = { type: "number", integer: true };
+
+describe("looksSensitive", () => {
+  it("flags a name that names a secret, in any case and any of the ways names are joined", () => {
+    const names = [
+      "password", "Password", "PASSWORD", "passwd", "passphrase", "pass", "dbPass", "smtp_pass", "confirmPassword", "new-password",
+      "apiKey", "api_key", "API_KEY", "API-KEY", "x-api-key", "APIKey", "apikey", "ApiKey", "openai.apiKey", "api key",
+      "secret", "clientSecret", "CLIENT_SECRET", "token", "accessToken", "refresh_token", "GITHUB_TOKEN", "bearer",
+      "pin", "PIN", "pinCode", "PINCode", "userPIN", "pin_code", "pincode", "passcode",
+      "otp", "OTP", "totp", "otpCode", "cvv", "CVV", "cvv2", "cvc", "ssn", "SSN", "iban", "cardNumber", "card_no",
+      "credentials", "credential", "privateKey", "accessKey", "AWS_ACCESS_KEY", "authCode", "sessionId", "mfaCode", "2faCode",
+    ];
+    for (const name of names) expect(looksSensitive(field(name)), name).toBe(true);
+  });
+
+  it("flags a title that names a secret", () => {
+    const titles = ["Your API key", "Credit card", "Enter your PIN", "The one-time password we sent", "Social security number", "CVV", "Verification code", "Bank account number"];
+    for (const title of titles) expect(looksSensitive(field("value", { title })), title).toBe(true);
+  });
+
+  it("does not flag a word that only contains a secret word, nor an ordinary field", () => {
+    const names = [
+      "name", "email", "age", "description", "spinner", "pinned", "isPinned", "pinnacle", "pinpoint", "opinion", "pinyin", "shipping",
+      "keyboard", "keyName", "monkey", "hotkey", "passage", "passenger", "passport", "compass", "bypass", "tokenizer", "tokens",
+      "maxTokens", "max_tokens", "secretary", "otpauthority", "topic", "cvvs", "accountName", "cardholder", "session",
+      "key", "code", "number", "id",
+    ];
+    for (const name of names) expect(looksSensitive(field(name)), name).toBe(false);
+    for (const title of ["About you", "Pinned items", "Map pins", "Tokens to generate", "Boarding gate"]) expect(looksSensitive(field("value", { title })), title).toBe(false);
+  });
+
+  it("does not read the description, which is prose", () => {
+    expect(looksSensitive(field("location", { description: "the pin on the map" }))).toBe(false);
+    expect(looksSensitive(field("code", { description: "The CVV on the back of your card" }))).toBe(false);
+    expect(looksSensitive(field("bio", { title: "About you", description: "Never put your password or an API key here" }))).toBe(false);
+  });
+
+  it("never flags a field whose answer is chosen, and flags a number only for a secret that is a number", () => {
+    expect(looksSensitive(field("rememberPassword", { type: "boolean" }, { type: "boolean" }))).toBe(false);
+    expect(looksSensitive(field("tokenKind", { enum: ["a", "b"] }, { type: "string", options: ["a", "b"] }))).toBe(false);
+    expect(looksSensitive(field("secrets", {}, { type: "multi", options: ["a", "b"] }))).toBe(false);
+    for (const name of ["pin", "cvv", "otp", "ssn", "cardNumber", "accountNumber"]) expect(looksSensitive(field(name, { type: "integer" }, NUMBER)), name).toBe(true);
+    expect(looksSensitive(field("n", { type: "integer", title: "Your PIN" }, NUMBER))).toBe(true);
+    for (const name of ["tokenLimit", "maxTokens", "passwordLength", "secretCount"]) expect(looksSensitive(field(name, { type: "integer" }, NUMBER)), name).toBe(false);
+  });
+
+  it("reads a long title's start, and gives the same answer the second time from what it remembers", () => {
+    const long = `${"a ".repeat(5000)}password`;
+    expect(looksSensitive(field("value", { title: long }))).toBe(false);
+    expect(looksSensitive(field("value", { title: `password ${"a ".repeat(5000)}` }))).toBe(true);
+    for (let i = 0; i < 2; i++) expect(looksSensitive(field("apiKey"))).toBe(true);
   });
 });

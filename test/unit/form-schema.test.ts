@@ -2,8 +2,7 @@
 // (§3.3, PrimitiveSchemaDefinition per version), and the secret-looking field hint
 // (src/input/sensitive-fields.ts).
 import { describe, expect, it } from "vitest";
-import { checkAnswer, checkFormSchema, type Field, type Form } from "../../src/input/form-schema.js";
-import { looksSensitive } from "../../src/input/elicitation.js";
+import { checkAnswer, checkFormSchema, type Form } from "../../src/input/form-schema.js";
 import type { ProtocolVersion } from "../../src/protocol/versions.js";
 
 const INVALID_PARAMS = -32602;
@@ -398,36 +397,6 @@ describe("checkAnswer: defaults", () => {
     expect(checkAnswer(form, {}, "2025-06-18")).toEqual({ ok: true, content: {} });
     const required = formOf({ ok: { type: "boolean", default: true } }, "2025-06-18", ["ok"]);
     expect(checkAnswer(required, {}, "2025-06-18")).toEqual({ ok: false, reason: 'the required field "ok" is missing' });
-  });
-});
-
-// ---- sensitive fields ---------------------------------------------------------------------------
-
-function field(name: string, schema: Record<string, unknown> = {}): Field {
-  return { name, kind: { type: "string" }, schema: { type: "string", ...schema } };
-}
-
-describe("looksSensitive", () => {
-  it("flags secret-looking names", () => {
-    for (const name of ["password", "Password", "passwd", "passphrase", "apiKey", "api_key", "API_KEY", "x-api-key", "secret", "clientSecret", "token", "accessToken", "cardNumber", "card_no", "cvv", "ssn", "otp", "pin", "iban", "credentials"]) {
-      expect(looksSensitive(field(name)), name).toBe(true);
-    }
-  });
-
-  it("flags secret-looking titles and descriptions", () => {
-    expect(looksSensitive(field("k", { title: "Your API key" }))).toBe(true);
-    expect(looksSensitive(field("number", { title: "Credit card" }))).toBe(true);
-    expect(looksSensitive(field("code", { description: "The CVV on the back of your card" }))).toBe(true);
-    expect(looksSensitive(field("id", { description: "Your social security number" }))).toBe(true);
-    expect(looksSensitive(field("code", { title: "Enter your PIN" }))).toBe(true);
-    expect(looksSensitive(field("code", { description: "The one-time password we sent" }))).toBe(true);
-  });
-
-  it("does not flag ordinary fields, nor words that only contain a secret word", () => {
-    for (const name of ["name", "email", "age", "spinner", "tokenizer", "description", "passport", "compass", "opinion", "shipping", "secretary", "pinnacle", "keyboard"]) {
-      expect(looksSensitive(field(name)), name).toBe(false);
-    }
-    expect(looksSensitive(field("bio", { title: "About you", description: "A short description" }))).toBe(false);
   });
 });
 
