@@ -39,6 +39,8 @@ export class Ticket {
   answered = false;
   /** How many times the message was sent again (`http-retry.ts`), over every path that resends it. */
   retries = 0;
+  /** The message was sent again after a stale keep-alive socket broke under it unsent (`nodeSend`). */
+  resentUnsent = false;
   private onCancel: (() => void) | undefined;
 
   /** @internal The backend says how to stop what is under way now. */
@@ -139,19 +141,68 @@ function nodeSend(request: ExchangeRequest, module: HttpModule, agent: http.Agen
   return new Promise((resolve, reject) => {
     const headers: http.OutgoingHttpHeaders = request.extra === undefined ? { ...request.headers } : { ...request.headers, ...request.extra };
     if (request.body !== undefined) headers["content-length"] = Buffer.byteLength(request.body);
-    const req = module.request({ ...targetOf(request.url), method: request.method, headers, agent });
-    const ticket = request.ticket;
-    req.once("error", reject);
-    req.once("response", (res) => {
-      ticket?.bind(() => {
-        res.destroy();
-        req.destroy();
-      });
-      resolve(nodeResponse(req, res));
-    });
-    ticket?.bind(() => req.destroy(new CancelledExchange()));
-    req.end(request.body);
+    nodeAttempt(request, module, agent, headers, resolve, reject);
   });
+}
+
+/** One try of `nodeSend`, over the pool (`agent`) or, sent again, on a socket of its own (`false`). */
+function nodeAttempt(
+  request: ExchangeRequest,
+  module: HttpModule,
+  agent: http.Agent | false,
+  headers: http.OutgoingHttpHeaders,
+  resolve: (response: ExchangeResponse) => void,
+  reject: (error: unknown) => void,
+): void {
+  const req = module.request({ ...targetOf(request.url), method: request.method, headers, agent });
+  const ticket = request.ticket;
+  // Once the response came (its body's errors are `consume`'s) or the request went again, this
+  // try has no more say; a later error of its own is ignored rather than left unheard.
+  let over = false;
+  req.on("error", (error) => {
+    if (over) return;
+    over = true;
+    if (agent === false || !unsentOnStaleSocket(req, error, ticket)) return reject(error);
+    if (ticket !== undefined) ticket.resentUnsent = true;
+    nodeAttempt(request, module, false, headers, resolve, reject);
+  });
+  req.once("response", (res) => {
+    over = true;
+    ticket?.bind(() => {
+      res.destroy();
+      req.destroy();
+    });
+    resolve(nodeResponse(req, res));
+  });
+  ticket?.bind(() => req.destroy(new CancelledExchange()));
+  req.end(request.body);
+}
+
+/**
+ * Whether a request that failed may be sent again, once, on a new socket of its own. All of
+ * these must hold:
+ *
+ * - its socket came from the keep-alive pool (`reusedSocket`): the server (or a proxy) closed it
+ *   as the client took it, the classic race of keep-alive. A new socket that fails says
+ *   something of the server, and another one would meet the same;
+ * - the socket was reset (or the pipe broke) before any of the response came;
+ * - the request was not all handed to the kernel (`writableFinished` is false): the server then
+ *   cannot have received all of it, and with its `Content-Length` it cannot take a part for the
+ *   whole, so it has not acted on it. A request that was all written may have been read and
+ *   acted on: a server that read a `tools/call` and died looks the same, from here, as one that
+ *   closed an idle socket. That request fails alone with its reason and is never sent again
+ *   (a `tools/call` is not idempotent);
+ * - the message was not given up, not answered meanwhile on another stream, and not sent again
+ *   this way before (`Ticket.resentUnsent`: once per message, whatever path sends it).
+ *
+ * An injected `fetch` tells none of this (a `TypeError` whichever byte the socket broke at):
+ * what it fails is never sent again.
+ */
+function unsentOnStaleSocket(req: http.ClientRequest, error: unknown, ticket: Ticket | undefined): boolean {
+  if (!req.reusedSocket || req.writableFinished) return false;
+  const code = (error as { code?: unknown }).code;
+  if (code !== "ECONNRESET" && code !== "EPIPE") return false;
+  return ticket === undefined || !(ticket.cancelled || ticket.answered || ticket.resentUnsent);
 }
 
 /** Node would turn a URL into these options on every request; one URL is reused for many. */

@@ -90,7 +90,7 @@ export async function post(
     // Only requests are sent again: a notification or a response belonged to the expired
     // session (and the renewal sends its own `notifications/initialized`).
     if (id === undefined) {
-      link.logger.debug("dropped a message the expired session did not take", { body: excerpt(body) });
+      link.logger.debug("dropped a message the expired session did not take", labelOf(body));
       return;
     }
     // A call given up (cancelled, timed out) or a connection closed meanwhile is not resent.
@@ -198,4 +198,25 @@ async function resumeStream(link: HttpLink, cursor: SseCursor, ticket: Ticket, d
   } catch (error) {
     return error;
   }
+}
+
+/**
+ * What a log line says of a message the client sent: its method and id, never its body. The
+ * body of a response may be a person's answer (an elicitation's form, a sampling result) and
+ * a notification's params anything; a debug log is no place for them. Read back from the JSON
+ * the transport sent, on the rare paths that log one, so that no send pays for it.
+ */
+function labelOf(body: string): { method?: string; id?: string } {
+  let message: unknown;
+  try {
+    message = JSON.parse(body);
+  } catch {
+    return {};
+  }
+  if (typeof message !== "object" || message === null) return {};
+  const { method, id } = message as { method?: unknown; id?: unknown };
+  return {
+    ...(typeof method === "string" ? { method: excerpt(method, 100) } : {}),
+    ...(typeof id === "string" || typeof id === "number" ? { id: excerpt(id, 100) } : {}),
+  };
 }

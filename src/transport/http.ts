@@ -28,7 +28,7 @@ import { HttpSession } from "./http-session.js";
 import { SseChannel, type SseLink } from "./http-sse.js";
 import { authorizingExchange, type Authorizer } from "./http-authorizer.js";
 import { StandaloneStream } from "./http-stream.js";
-import { malformedHttp, oversize, unreachable } from "./http-failure.js";
+import { malformedHttp, oversize, socketFailure, unreachable } from "./http-failure.js";
 import { HttpOutbox, MAX_WAITING_BYTES } from "./http-outbox.js";
 import { Lingering } from "./http-linger.js";
 import type { EraPolicy, SendOptions, Transport, TransportSink } from "./transport.js";
@@ -61,8 +61,10 @@ export interface HttpOptions {
   /** Authorizes the requests to the server's origin (OAuth: `src/auth/`). */
   authorizer?: Authorizer | undefined;
   /**
-   * A request that reaches no server at all (refused, reset, no route) ends the connection, so
-   * that a client that restarts servers connects again; otherwise only that request fails.
+   * A request that reaches no server at all (refused, no such host, no route) ends the
+   * connection, so that a client that restarts servers connects again; otherwise only that
+   * request fails. A reset, a broken pipe or a socket timeout always fails that request alone
+   * (`http-failure.ts`).
    */
   endWhenUnreachable?: boolean | undefined;
 }
@@ -294,7 +296,8 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
     } catch (error) {
       if (ticket.cancelled && id !== undefined) return;
       const failure = this.asClientError(error);
-      // The server could not be reached at all (not a status, a bad body or our own time limit).
+      // The server could not be reached at all (not a status, a bad body, our own time limit, or
+      // a socket that broke under this one request: the others in flight go on).
       if (this.endWhenUnreachable && !ticket.cancelled && unreachable(error)) this.fail(failure);
       // A message over maxMessageBytes ends the connection, over HTTP as over stdio.
       if (oversize(error)) this.fail(failure);
@@ -392,6 +395,9 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
     if (this.state !== "open") return new ClientError("closed", "the connection was closed", { cause: error });
     const malformed = malformedHttp(error);
     if (malformed !== undefined) return new ClientError("protocol", `${this.shown} sent an HTTP reply that does not parse (${malformed})`, { cause: error });
+    const socket = socketFailure(error);
+    // The reason in words and its code: "socket hang up" alone does not say the connection was reset.
+    if (socket !== undefined) return new ClientError("transport", `HTTP request to ${this.shown} failed: ${socket.detail} (${socket.reason}, ${socket.code})`, { cause: error });
     return new ClientError("transport", `HTTP request to ${this.shown} failed: ${messageOf(error)}`, { cause: error });
   }
 }

@@ -112,6 +112,11 @@ export interface RawHttpServer {
   readonly handlerErrors: unknown[];
   /** The most recently minted session id. */
   readonly sessionId: string | undefined;
+  /**
+   * The node:http server itself, for tests that act below HTTP (a socket destroyed as a request
+   * arrives on it): a listener prepended to its "request" event runs before the scripted ones.
+   */
+  readonly httpServer: http.Server;
 
   nextRequest(match?: RequestMatcher, timeoutMs?: number): Promise<RecordedRequest>;
   nextPending(match?: MessageMatcher, timeoutMs?: number): Promise<PendingResponse>;
@@ -258,6 +263,10 @@ class RawHttp implements RawHttpServer {
 
   get sessionId(): string | undefined {
     return this.currentSession;
+  }
+
+  get httpServer(): http.Server {
+    return this.server;
   }
 
   // --- test API --------------------------------------------------------------
