@@ -202,14 +202,6 @@ export function createTransport(target: ServerTarget, options: ConnectOptions, l
   throw new InvalidArgumentError("a server target needs either `command` (stdio) or `url` (Streamable HTTP)");
 }
 
-/** Identifies a target across connects, for remembering the era it speaks. */
-export function targetKey(target: ServerTarget): string {
-  if ("command" in target) {
-    return JSON.stringify(["stdio", target.command, target.args ?? [], target.cwd ?? "", target.env ?? {}, target.inheritEnv === true]);
-  }
-  return JSON.stringify(["http", String(target.url)]);
-}
-
 function checkAuthOptions(auth: AuthOptions): AuthOptions {
   if (typeof auth !== "object" || auth === null) throw new InvalidArgumentError("an HTTP target's `auth` must be an object");
   knownKeys("an HTTP target's `auth`", auth, AUTH_OPTION_KEYS);
