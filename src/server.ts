@@ -169,12 +169,15 @@ export class ServerHandle implements CheckContext {
     return { connection, options: call as O };
   }
 
-  get era(): Era {
-    return this.connection.era;
+  // What negotiation found: undefined until known (a lazy server not connected yet, a first
+  // connect under way); a server being restarted tells what its last connection found.
+
+  get era(): Era | undefined {
+    return this.life.latest?.settled?.era;
   }
 
-  get protocolVersion(): ProtocolVersion {
-    return this.connection.version;
+  get protocolVersion(): ProtocolVersion | undefined {
+    return this.life.latest?.settled?.version;
   }
 
   /** @see CheckContext: the version whose rules results are checked by. */
@@ -182,16 +185,16 @@ export class ServerHandle implements CheckContext {
     return this.connection.version;
   }
 
-  get serverInfo(): Implementation {
-    return this.connection.serverInfo;
+  get serverInfo(): Implementation | undefined {
+    return this.life.latest?.settled?.negotiated.serverInfo;
   }
 
-  get serverCapabilities(): ServerCapabilities {
-    return this.connection.serverCapabilities;
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.life.latest?.settled?.negotiated.serverCapabilities;
   }
 
   get instructions(): string | undefined {
-    return this.connection.instructions;
+    return this.life.latest?.settled?.negotiated.instructions;
   }
 
   /** The server's origin when known (HTTP); used to judge elicitation URLs. */

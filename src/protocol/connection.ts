@@ -110,6 +110,11 @@ export class Connection implements PeerHandlers, EarlyReceiver {
     return this.need().negotiated.instructions;
   }
 
+  /** What negotiation settled, undefined until it has: read where "not yet" is an answer, not an error. */
+  get settled(): Pick<EraCodec, "era" | "version" | "negotiated"> | undefined {
+    return this.codec;
+  }
+
   /**
    * Starts the transport and negotiates, within `connectTimeout` in all, however many steps
    * negotiation takes. On failure it starts a graceful end and waits for it with what is left of

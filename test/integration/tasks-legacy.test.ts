@@ -27,7 +27,7 @@ describe("server-everything's simulate-research-query (2025-11-25 over stdio)", 
     };
     const client = track(new Client({ name: "host", version: "1", handler, logger: capturingLogger() }));
     const server = await client.connect("everything", { command: process.execPath, args: [EVERYTHING_SERVER, "stdio"] });
-    expect(server.serverCapabilities.tasks).toMatchObject({ requests: { tools: { call: {} } } });
+    expect(server.serverCapabilities?.tasks).toMatchObject({ requests: { tools: { call: {} } } });
     const tool = (await server.listTools()).find((t) => t.name === "simulate-research-query");
     expect(tool?.execution?.taskSupport).toBe("required");
 
