@@ -272,6 +272,20 @@ describe("a raw 2025-11-25 server", () => {
     expect(isTask(outcome)).toBe(false);
   });
 
+  it("gives up a tasks/list that outlives the requestTimeout without notifications/cancelled (tasks are cancelled by tasks/cancel alone)", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date", "performance"] });
+    const { raw, server } = await legacyTaskServer();
+    raw.handle("ping", () => ({}));
+    const listing = server.listTasks().catch((e: unknown) => e);
+    // Unanswered: the server never says a word.
+    await raw.next("tasks/list");
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(await listing).toMatchObject({ kind: "timeout" });
+    await server.ping();
+    expect(sentMethods(raw)).toContain("tasks/list");
+    expect(sentMethods(raw)).not.toContain("notifications/cancelled");
+  });
+
   it("has no tasks where the server declares none: asking calls plainly, getTask is unsupported", async () => {
     const { server } = await legacyTaskServer(undefined, { tools: {} });
     const outcome = await server.callTool("job", {}, { task: true });
