@@ -10,7 +10,7 @@
  * — and that is kept only as a 64-bit hash, since an argument may hold a token too. Two targets
  * that differ only in what is left out share a verdict; a collision costs one failed try.
  */
-import type { ServerTarget } from "./options.js";
+import type { ServerTarget } from "./targets.js";
 import type { Era } from "./protocol/versions.js";
 
 export const ERA_MEMORY_BOUND = 1_000;
