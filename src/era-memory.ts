@@ -7,11 +7,12 @@
  * costs its next connect one probe. And it outlives the servers it was learnt from, so it keeps
  * nothing secret: a target is known by what names the server — a URL's origin and path (no
  * query, fragment or user info), a command with its arguments and directory (no environment)
- * — and that is kept only as a 64-bit hash, since an argument may hold a token too. Two targets
- * that differ only in what is left out share a verdict; a collision costs one failed try.
+ * — and that is kept only as a 64-bit hash (FNV-1a), since an argument may hold a token too.
+ * Targets that differ only in what is left out share a verdict; a collision costs one probe.
  */
-import type { ServerTarget } from "./targets.js";
 import type { Era } from "./protocol/versions.js";
+import type { ServerTarget } from "./targets.js";
+import { Fnv1a64 } from "./util/fnv1a64.js";
 
 export const ERA_MEMORY_BOUND = 1_000;
 
@@ -48,7 +49,10 @@ export class EraMemory {
 
 /** What identifies a target across connects, without its secrets (see above). */
 export function targetKey(target: ServerTarget): string {
-  if ("command" in target) return digest(JSON.stringify(["stdio", String(target.command), (target.args ?? []).map(String), target.cwd ?? ""]));
+  if ("command" in target) {
+    const args: unknown = target.args;
+    return digest(JSON.stringify(["stdio", String(target.command), Array.isArray(args) ? (args as unknown[]).map(String) : [], String(target.cwd ?? "")]));
+  }
   return digest(JSON.stringify(["http", serverUrl(String(target.url))]));
 }
 
@@ -63,19 +67,7 @@ function serverUrl(url: string): string {
   }
 }
 
-/**
- * A 64-bit hash of `text` (two 32-bit multiply-xor lanes, mixed at the end). Not a secure one:
- * it keeps a token out of the memory, and a collision only costs a probe.
- */
+/** Not a secure hash: it keeps a token out of the memory, and a collision only costs a probe. */
 function digest(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x9747b28c;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-  }
-  a = Math.imul(a ^ (a >>> 16), 0x85ebca6b) ^ Math.imul(b ^ (b >>> 13), 0xc2b2ae35);
-  b = Math.imul(b ^ (b >>> 16), 0x85ebca6b) ^ Math.imul(a ^ (a >>> 13), 0xc2b2ae35);
-  return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
+  return new Fnv1a64().units(text).hex();
 }
