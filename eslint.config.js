@@ -1,18 +1,46 @@
 // Type-aware lint: the rules that catch the bug classes of async network code, and the layer
-// rule of DESIGN.md (a layer imports only the layers below it), enforced by import zones.
+// rules of DESIGN.md, enforced by import zones:
+//
+// - the core's layers, each importing only those below it: util < transport < rpc < protocol <
+//   input < the root files (src/*.ts: the facade);
+// - nothing of the core's layers imports what sits around the core (auth/, host/, ext/, cli/,
+//   adapters/), and the root files reach each of those through one seam: auth/ through
+//   targets.ts (the transport made from a target), host/ through client.ts (the Client's host
+//   methods), ext/ through index.ts (the public API) alone;
+// - auth/ imports of the core util/, the transport's Authorizer interface and the Store
+//   interface (stores/); host/ and ext/ use the core as a host does: index.ts, the root files,
+//   util/, and of protocol/ the spec's types, versions, the method table, the listing walk of
+//   results.js and subscriptions; stores/ imports util/ alone; adapters/ and cli/ import
+//   index.ts alone.
+//
+// The rules name folders and patterns, not files, so that they hold while files move.
 import tseslint from "typescript-eslint";
 
-const layerRule = (forbidden) => ({
-  "no-restricted-imports": [
-    "error",
-    {
-      patterns: forbidden.map((group) => ({
-        group: [group],
-        message: "A layer imports only the layers below it (DESIGN.md, Architecture).",
-      })),
-    },
-  ],
+const LAYERS = "A layer imports only the layers below it (DESIGN.md, Architecture).";
+const AROUND = ["auth", "host", "ext", "cli", "adapters"];
+const NOT_AROUND = "The core imports nothing of auth/, host/, ext/, cli/ or adapters/: the root files reach them through their seams (targets.ts, client.ts, index.ts).";
+
+/** `no-restricted-imports` with one message per group of patterns (gitignore syntax; `!` allows). */
+const zone = (...groups) => ({
+  "no-restricted-imports": ["error", { patterns: groups.map(([message, ...group]) => ({ group, message })) }],
 });
+
+/** A layer of the core: `above` are the layers it may not import; `up` is the path to src/. */
+const layer = (above, up = ["../"]) =>
+  zone([LAYERS, ...above.flatMap((target) => up.map((prefix) => `${prefix}${target}`))], [NOT_AROUND, ...AROUND.flatMap((folder) => up.map((prefix) => `${prefix}${folder}/*`))]);
+
+const ROOT_SEAMS = {
+  auth: "auth/ is reached from the root files through targets.ts alone (the auth seam).",
+  host: "host/ is reached from the root files through client.ts alone (the host seam).",
+  outside: "ext/ is reached through index.ts alone; cli/ and adapters/ import the core, never the reverse.",
+};
+
+/** What host/ and ext/ may not import: `other` is the sibling each must leave alone. */
+const besideTheCore = (other) =>
+  zone(
+    ["host/ and ext/ use the core as a host does: index.ts, the root files, util/ and the public parts of protocol/ (DESIGN.md).", "../transport/*", "../rpc/*", "../input/*", "../auth/*", "../cli/*", "../adapters/*", `../${other}/*`, "../client.js"],
+    ["Of protocol/, host/ and ext/ import the spec's types, versions, the method table, results' listing walk and subscriptions alone.", "../protocol/*", "!../protocol/types", "!../protocol/versions.js", "!../protocol/methods.js", "!../protocol/results.js", "!../protocol/subscriptions.js"],
+  );
 
 export default tseslint.config(
   // The package consumer is type-checked by scripts/check-package.mjs against an install of the
@@ -39,13 +67,34 @@ export default tseslint.config(
       ],
     },
   },
-  { files: ["src/util/**"], rules: layerRule(["../transport/*", "../rpc/*", "../protocol/*", "../input/*", "../*.js"]) },
-  { files: ["src/transport/**"], rules: layerRule(["../rpc/*", "../protocol/*", "../input/*", "../*.js"]) },
-  { files: ["src/rpc/**"], rules: layerRule(["../protocol/*", "../input/*", "../*.js"]) },
-  { files: ["src/protocol/**"], rules: layerRule(["../input/*", "../../input/*", "../*.js", "../../*.js"]) },
-  { files: ["src/input/**"], rules: layerRule(["../*.js"]) },
-  // Around the core: the adapters and the terminal host use the library as its users do, through
-  // src/index.ts alone (the adapters for types only, so that nothing of the core is bundled in).
+  { files: ["src/util/**"], rules: layer(["transport/*", "rpc/*", "protocol/*", "input/*", "*.js"]) },
+  { files: ["src/transport/**"], rules: layer(["rpc/*", "protocol/*", "input/*", "*.js"]) },
+  { files: ["src/rpc/**"], rules: layer(["protocol/*", "input/*", "*.js"]) },
+  // protocol/types/ is a level deeper.
+  { files: ["src/protocol/**"], rules: layer(["input/*", "*.js"], ["../", "../../"]) },
+  { files: ["src/input/**"], rules: layer(["*.js"]) },
+  // The root files: each folder around the core through its one seam.
+  {
+    files: ["src/*.ts"],
+    ignores: ["src/index.ts", "src/client.ts", "src/targets.ts"],
+    rules: zone([ROOT_SEAMS.auth, "./auth/*"], [ROOT_SEAMS.host, "./host/*"], [ROOT_SEAMS.outside, "./ext/*", "./cli/*", "./adapters/*"]),
+  },
+  { files: ["src/client.ts"], rules: zone([ROOT_SEAMS.auth, "./auth/*"], [ROOT_SEAMS.outside, "./ext/*", "./cli/*", "./adapters/*"]) },
+  { files: ["src/targets.ts"], rules: zone([ROOT_SEAMS.host, "./host/*"], [ROOT_SEAMS.outside, "./ext/*", "./cli/*", "./adapters/*"]) },
+  { files: ["src/index.ts"], rules: zone(["The public API does not load the terminal host or the adapters' subpath.", "./cli/*", "./adapters/*"]) },
+  // Around the core.
+  {
+    files: ["src/auth/**"],
+    rules: zone(
+      ["auth/ imports of the core util/, the transport's Authorizer interface and the Store interface alone (DESIGN.md).", "../*", "!../util", "!../transport", "!../stores"],
+      ["Of transport/, auth/ imports the Authorizer interface alone.", "../transport/*", "!../transport/http-authorizer.js"],
+    ),
+  },
+  { files: ["src/host/**"], rules: besideTheCore("ext") },
+  { files: ["src/ext/**"], rules: besideTheCore("host") },
+  { files: ["src/stores/**"], rules: zone(["stores/ imports util/ alone.", "../*", "!../util"]) },
+  // The adapters and the terminal host use the library as its users do, through src/index.ts
+  // alone (the adapters for types only, so that nothing of the core is bundled in).
   {
     files: ["src/adapters/**"],
     rules: {

@@ -11,7 +11,7 @@ import type { NotificationContext } from "./input/handler.js";
 import { NotificationQueue, type LogGate, type NotificationSource } from "./input/notifications.js";
 import { InputPipeline } from "./input/pipeline.js";
 import { supervise } from "./input/supervisor.js";
-import { type InputFeatures, checkPin, isModernVersion, type Era } from "./protocol/versions.js";
+import { type InputFeatures, checkPin, isModernVersion } from "./protocol/versions.js";
 import { Connection, type ConnectionSettings } from "./protocol/connection.js";
 import { ServerLife, type ConnectionMaker, type ServerStateChange } from "./server-life.js";
 import { restartPolicy } from "./restart-policy.js";
@@ -19,7 +19,9 @@ import type { Transport } from "./transport/transport.js";
 import { callHost } from "./util/logger.js";
 import { ServerBinding, type ClientSide } from "./server-binding.js";
 import type { Implementation } from "./protocol/types/index.js";
-import { CONNECT_DEFAULTS, checkConnectOptions, resolveClientOptions, type ClientOptions, type ConnectOptions, type ResolvedClientOptions, createTransport, targetKey, type ServerTarget, type SharedAcrossConnections } from "./options.js";
+import { CONNECT_DEFAULTS, checkConnectOptions, resolveClientOptions, type ClientOptions, type ConnectOptions, type ResolvedClientOptions } from "./options.js";
+import { createTransport, type ServerTarget, type SharedAcrossConnections } from "./targets.js";
+import { EraMemory, targetKey } from "./era-memory.js";
 import { ServerHandle } from "./server.js";
 import { loadServerConfig, type ConfiguredServer } from "./host/config.js";
 import { connectAll, type ConnectAllOptions, type ConnectAllResult } from "./host/connect-all.js";
@@ -48,8 +50,8 @@ export class Client {
   private readonly pipeline: InputPipeline;
   private readonly queue: NotificationQueue;
   private readonly features: InputFeatures;
-  /** The era each target was found to speak, so that later connects go straight to it. */
-  private readonly eras = new Map<string, Era>();
+  /** The era each target was found to speak, so that later connects go straight to it (bounded, nothing secret). */
+  private readonly eras = new EraMemory();
   /** One timer for the deadlines of every request of this client. */
   private readonly deadlines = new DeadlineQueue();
   /** Keep-alive agents shared by this client's HTTP connections. */

@@ -1,9 +1,8 @@
 /**
  * What the client and `connect` are given: the client's options and the defaults they merge
  * with (an option given in part keeps the defaults for the rest: `handlerTimeout: {
- * elicitation: 1000 }`), a connect's options, and its target, a command to spawn (stdio) or a
- * URL (Streamable HTTP), with the transport made from it. An unknown key is refused, naming the
- * nearest known one.
+ * elicitation: 1000 }`), and a connect's options. An unknown key is refused, naming the nearest
+ * known one. The target of a connect, and the transport made from it, are `targets.ts`'.
  */
 import { INPUT_DEFAULTS, type HandlerTimeouts, type InputOptions, type SamplingOptions } from "./input/options.js";
 import type { Handler } from "./input/handler.js";
@@ -13,13 +12,10 @@ import { nonNegativeInteger, nonNegativeNumber, optional, positiveInteger, posit
 import { InvalidArgumentError } from "./util/errors.js";
 import { guardLogger, stderrLogger, type Logger } from "./util/logger.js";
 import type { RateLimit } from "./util/token-bucket.js";
-import { HTTP_TARGET_KEYS, HttpTransport, type HttpTarget } from "./transport/http.js";
-import { OAuthAuthorizer } from "./auth/oauth.js";
-import { AUTH_OPTION_KEYS, type AuthOptions } from "./auth/options.js";
 import type { RestartOptions } from "./restart-policy.js";
-import type { HttpAgents } from "./transport/http-exchange.js";
-import { STDIO_TARGET_KEYS, StdioTransport, type StdioTarget } from "./transport/stdio.js";
-import type { Transport } from "./transport/transport.js";
+
+// Read with the options by those who take a target beside them (the host's configs).
+export type { RemoteTarget, ServerTarget } from "./targets.js";
 
 export interface ClientOptions {
   /** `clientInfo.name`, and `ctx.client` in Handler callbacks. */
@@ -162,82 +158,4 @@ export function checkConnectOptions(options: ConnectOptions): void {
   optional(nonNegativeNumber, "connect option `closeGracePeriod`", options.closeGracePeriod);
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new InvalidArgumentError("connect option `signal` must be an AbortSignal");
   if (options.onStderr !== undefined && typeof options.onStderr !== "function") throw new InvalidArgumentError("connect option `onStderr` must be a function");
-}
-
-/** A remote server: Streamable HTTP or HTTP+SSE, authorized with OAuth when `auth` says how. */
-export interface RemoteTarget extends HttpTarget {
-  auth?: AuthOptions | undefined;
-}
-
-export type ServerTarget = StdioTarget | RemoteTarget;
-
-const REMOTE_TARGET_KEYS: ReadonlySet<string> = new Set([...HTTP_TARGET_KEYS, "auth"]);
-
-/** What the transports of one server's connections share (a restart makes a new transport). */
-export interface SharedAcrossConnections {
-  authorizer?: OAuthAuthorizer | undefined;
-}
-
-export function createTransport(target: ServerTarget, options: ConnectOptions, logger: Logger, agents: HttpAgents, clientName: string, shared: SharedAcrossConnections = {}): Transport {
-  if (typeof target !== "object" || target === null) throw new InvalidArgumentError("a server target must be an object");
-  const maxMessageBytes = options.maxMessageBytes ?? CONNECT_DEFAULTS.maxMessageBytes;
-  if ("command" in target) {
-    knownKeys("a stdio target", target, STDIO_TARGET_KEYS);
-    return new StdioTransport(target, {
-      maxMessageBytes,
-      closeGracePeriod: options.closeGracePeriod ?? CONNECT_DEFAULTS.closeGracePeriod,
-      stderrTailBytes: CONNECT_DEFAULTS.stderrTailBytes,
-      logger,
-      onStderr: options.onStderr,
-    });
-  }
-  if ("url" in target) {
-    knownKeys("an HTTP target", target, REMOTE_TARGET_KEYS);
-    const { auth, ...http } = target;
-    // One authorizer for every connection of the server: a restart keeps its tokens.
-    const authorizer = auth === undefined ? undefined : (shared.authorizer ??= authorizerFor(http, checkAuthOptions(auth), clientName, logger));
-    const endWhenUnreachable = options.restart !== undefined && options.restart !== false;
-    return new HttpTransport(http, { logger, maxMessageBytes, agents, authorizer, endWhenUnreachable });
-  }
-  throw new InvalidArgumentError("a server target needs either `command` (stdio) or `url` (Streamable HTTP)");
-}
-
-/** Identifies a target across connects, for remembering the era it speaks. */
-export function targetKey(target: ServerTarget): string {
-  if ("command" in target) {
-    return JSON.stringify(["stdio", target.command, target.args ?? [], target.cwd ?? "", target.env ?? {}, target.inheritEnv === true]);
-  }
-  return JSON.stringify(["http", String(target.url)]);
-}
-
-function checkAuthOptions(auth: AuthOptions): AuthOptions {
-  if (typeof auth !== "object" || auth === null) throw new InvalidArgumentError("an HTTP target's `auth` must be an object");
-  knownKeys("an HTTP target's `auth`", auth, AUTH_OPTION_KEYS);
-  const grant = auth.grant;
-  if (grant === undefined) {
-    if (typeof auth.redirectUri !== "string") throw new InvalidArgumentError("`auth.redirectUri` must be a string");
-    if (typeof auth.authorize !== "function") throw new InvalidArgumentError("`auth.authorize` must be a function");
-  } else if (typeof grant !== "object" || grant === null || !["client_credentials", "jwt_bearer", "enterprise"].includes(grant.type)) {
-    throw new InvalidArgumentError('`auth.grant.type` is "client_credentials", "jwt_bearer" or "enterprise"');
-  } else if (grant.type === "client_credentials" && auth.clientId === undefined) {
-    throw new InvalidArgumentError("`auth.grant` client_credentials needs `auth.clientId`");
-  }
-  for (const name of ["clientId", "clientSecret", "clientMetadataUrl", "clientName", "issuer", "scope"] as const) {
-    if (auth[name] !== undefined && typeof auth[name] !== "string") throw new InvalidArgumentError(`\`auth.${name}\` must be a string`);
-  }
-  return auth;
-}
-
-function authorizerFor(target: HttpTarget, auth: AuthOptions, clientName: string, logger: Logger): OAuthAuthorizer {
-  let url: URL;
-  try {
-    url = new URL(target.url);
-  } catch {
-    throw new InvalidArgumentError(`an HTTP target needs a valid URL`);
-  }
-  const loopback = url.hostname === "localhost" || url.hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
-  if (url.protocol !== "https:" && !loopback) throw new InvalidArgumentError(`a server behind OAuth must be reached over https (or on loopback), not ${url.protocol}`);
-  const given = target.fetch;
-  const fetchFn = given === undefined ? (input: string, init?: RequestInit) => fetch(input, init) : (input: string, init?: RequestInit) => given(input, init);
-  return new OAuthAuthorizer(url, auth, clientName, fetchFn, logger);
 }

@@ -110,6 +110,11 @@ export class ServerLife {
     return connection;
   }
 
+  /** The connection that is or was ready, else the one being opened; undefined before either. */
+  get latest(): Connection | undefined {
+    return this.current ?? this.opening;
+  }
+
   /** A connection is there to send on now (no wait, no end): the fast path of a call. */
   get live(): boolean {
     return !this.waits && this.current !== undefined;

@@ -9,13 +9,12 @@
  * the README's lifecycle table. `close()` and `destroy()` resolve, for every caller, once the
  * end has really happened and the id is free again.
  */
-import { CALL_OPTION_KEYS, METHODS, type CallOptions, type Method, type ParamsOf, type ResultOf } from "./protocol/methods.js";
+import { METHODS, type CallOptions, type Method, type ParamsOf, type ResultOf } from "./protocol/methods.js";
 import type { Connection } from "./protocol/connection.js";
 import type { ServerLife, ServerState } from "./server-life.js";
 import type { ListenFilter, Subscription } from "./protocol/subscriptions.js";
-import { allPages, checkCallTool, type CheckContext } from "./protocol/results.js";
-import type { AwaitTaskOptions, EraTasks } from "./protocol/task-follow.js";
-import type { TaskSnapshot } from "./protocol/tasks.js";
+import { allPages, type CheckContext } from "./protocol/results.js";
+import type { AwaitTaskOptions } from "./protocol/task-follow.js";
 import type {
   CallToolResult,
   CompleteParams,
@@ -39,12 +38,13 @@ import type {
 import { LOGGING_LEVELS } from "./protocol/types/index.js";
 import type { Era, ProtocolVersion } from "./protocol/versions.js";
 import type { InputCounters } from "./server-binding.js";
+import { ServerTasks } from "./server-tasks.js";
+import { checkCallOptions, requireRecord, requireString, withoutTask, type ListOptions, type ToolCallOptions } from "./call-options.js";
 import { knownKeys, optional, positiveNumber } from "./util/arguments.js";
-import { isObject } from "./util/json.js";
 import { now } from "./util/time.js";
 import { urlElicitationRequired } from "./input/elicitation.js";
 import { ClientError, ErrorCode, InvalidArgumentError, atBoundary } from "./util/errors.js";
-import { callHost, type Logger } from "./util/logger.js";
+import type { Logger } from "./util/logger.js";
 import { Occurrences, logDroppedEntry } from "./util/sparse-log.js";
 
 export type { ServerState, ServerStateChange } from "./server-life.js";
@@ -71,19 +71,7 @@ export interface ServerStats {
   handlerOverruns: number;
 }
 
-export type { CallOptions } from "./protocol/methods.js";
-export type { AwaitTaskOptions } from "./protocol/task-follow.js";
-
-/** Options of `callTool`: a call's, and whether to ask for a task. */
-export interface ToolCallOptions extends CallOptions {
-  /**
-   * Ask for a task (2025-11-25, where the tool allows it; 2026-07-28 the server decides anyway):
-   * the result is then a `TaskHandle` when the server made one, to follow with `awaitTask`.
-   */
-  task?: TaskRequest | undefined;
-  /** A task the server made without being asked, which the call follows: its handle, to keep. */
-  onTask?: ((task: TaskHandle) => void) | undefined;
-}
+export type { AwaitTaskOptions, CallOptions, ListOptions, ToolCallOptions } from "./call-options.js";
 
 /** What `listCacheable` lists. */
 export interface Listed {
@@ -99,18 +87,15 @@ export interface CacheableList<T> {
   readonly ttlMs: number | undefined;
 }
 
-/** Options of list calls, which are never "calls" in the handler's sense. */
-export type ListOptions = Omit<CallOptions, "assigns" | "onProgress" | "resetTimeoutOnProgress">;
-
 const ZERO_STATS: ServerStats = Object.freeze({ staleResponses: 0, invalidMessages: 0, strayProgress: 0, logsDropped: 0, notificationsDropped: 0, inputsOverBudget: 0, busyRefusals: 0, handlerOverruns: 0 });
 const LISTEN_OPTION_KEYS: ReadonlySet<string> = new Set(["ackTimeout"]);
 const READY_OPTION_KEYS: ReadonlySet<string> = new Set(["timeout", "signal"]);
-const AWAIT_OPTION_KEYS: ReadonlySet<string> = new Set(["signal", "timeout", "assigns", "onStatus"]);
-const TASK_REQUEST_KEYS: ReadonlySet<string> = new Set(["ttlMs"]);
 
 export class ServerHandle implements CheckContext {
   /** Entries of the server's lists dropped as invalid, over the handle's life. */
   private readonly droppedEntries = new Occurrences();
+  /** The task API, which borrows the handle's wait for a connection and its errors. */
+  private readonly tasks: ServerTasks;
 
   /** Handles are made by `Client.connect`; the life holds the connection of the moment. */
   constructor(
@@ -118,7 +103,16 @@ export class ServerHandle implements CheckContext {
     private readonly life: ServerLife,
     private readonly logger: Logger,
     private readonly counters: InputCounters,
-  ) {}
+  ) {
+    this.tasks = new ServerTasks({
+      id,
+      logger,
+      checks: this,
+      connected: (options) => this.connected(options),
+      failure: (error) => atBoundary(error, id),
+      urlsRequired: (error) => this.urlsRequired(error),
+    });
+  }
 
   /** The connection of the moment (a restarted server's is a new one). */
   private get connection(): Connection {
@@ -169,12 +163,15 @@ export class ServerHandle implements CheckContext {
     return { connection, options: call as O };
   }
 
-  get era(): Era {
-    return this.connection.era;
+  // What negotiation found: undefined until known (a lazy server not connected yet, a first
+  // connect under way); a server being restarted tells what its last connection found.
+
+  get era(): Era | undefined {
+    return this.life.latest?.settled?.era;
   }
 
-  get protocolVersion(): ProtocolVersion {
-    return this.connection.version;
+  get protocolVersion(): ProtocolVersion | undefined {
+    return this.life.latest?.settled?.version;
   }
 
   /** @see CheckContext: the version whose rules results are checked by. */
@@ -182,16 +179,16 @@ export class ServerHandle implements CheckContext {
     return this.connection.version;
   }
 
-  get serverInfo(): Implementation {
-    return this.connection.serverInfo;
+  get serverInfo(): Implementation | undefined {
+    return this.life.latest?.settled?.negotiated.serverInfo;
   }
 
-  get serverCapabilities(): ServerCapabilities {
-    return this.connection.serverCapabilities;
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.life.latest?.settled?.negotiated.serverCapabilities;
   }
 
   get instructions(): string | undefined {
-    return this.connection.instructions;
+    return this.life.latest?.settled?.negotiated.instructions;
   }
 
   /** The server's origin when known (HTTP); used to judge elicitation URLs. */
@@ -313,10 +310,10 @@ export class ServerHandle implements CheckContext {
   /**
    * `tools/call`; a tool's own failure is `isError: true` in the result, not a throw. A task the
    * server makes without being asked (2026-07-28, or a tool of 2025-11-25 that requires one) is
-   * followed to its end, within what is left of `maxTotalTimeout`, else `timeout`, else the
-   * client's `requestTimeout` (the bound of any plain call; `onTask` learns the task's id, to
-   * follow it further with `awaitTask`); asked for with `task`, it is returned as a `TaskHandle`
-   * (`isTask(result)`).
+   * followed to its end: within what is left of `maxTotalTimeout`, else `timeout`, when the call
+   * gives one; else until the task ends or its TTL passes, at most an hour (`onTask` learns the
+   * task's id, to follow it further with `awaitTask`). Asked for with `task`, it is returned as a
+   * `TaskHandle` (`isTask(result)`).
    */
   callTool(name: string, args: Record<string, unknown> | undefined, options: ToolCallOptions & { task: TaskRequest }): Promise<CallToolResult | TaskHandle>;
   callTool(name: string, args?: Record<string, unknown>, options?: ToolCallOptions & { task?: undefined }): Promise<CallToolResult>;
@@ -328,36 +325,10 @@ export class ServerHandle implements CheckContext {
     if ((options === undefined || (options.task === undefined && options.onTask === undefined)) && this.life.live && !this.connection.mayMakeTasks) {
       return this.request("tools/call", params, options === undefined || !Object.hasOwn(options, "task") ? options : withoutTask(options));
     }
-    return this.taskCall(params, options);
+    return this.tasks.callTool(params, options);
   }
 
-  private async taskCall(params: { name: string; arguments?: Record<string, unknown> }, options: ToolCallOptions | undefined): Promise<CallToolResult | TaskHandle> {
-    const { task: wanted, onTask, ...given } = options ?? {};
-    if (options !== undefined) checkCallOptions(given);
-    if (wanted !== undefined) checkTaskRequest(wanted);
-    if (onTask !== undefined && typeof onTask !== "function") throw new InvalidArgumentError("onTask must be a function");
-    // A total bound stays total: what the call's legs used is not given to the follow again.
-    const started = now();
-    try {
-      const { connection, options: call = {} } = await this.connected<CallOptions>(given);
-      const tasks = connection.tasks;
-      const ask = await tasks.ask(params.name, wanted, call.signal);
-      const raw = await connection.request("tools/call", ask === undefined ? params : { ...params, task: ask }, call);
-      const created = isObject(raw) ? tasks.created(raw, ask !== undefined) : undefined;
-      if (created === undefined) return checkCallTool(raw, this);
-      if (wanted !== undefined) return created.handle;
-      if (onTask !== undefined) callHost(this.logger, "onTask", onTask, created.handle);
-      // Not asked for: followed, so that the call returns what a call returns, in the time of one.
-      const bound = given.maxTotalTimeout ?? given.timeout ?? connection.requestTimeout;
-      const left = Math.max(1, bound - (now() - started));
-      const result = await connection.followTask(created, { signal: call.signal, timeout: left, assigns: call.assigns });
-      return checkCallTool(result, this);
-    } catch (error) {
-      throw atBoundary(this.urlsRequired(error), this.id);
-    }
-  }
-
-  // ---- tasks ---------------------------------------------------------------------------------
+  // ---- tasks (server-tasks.ts) -----------------------------------------------------------------
 
   /**
    * Follows a task to its end and resolves with what its call would have returned. A task id
@@ -365,72 +336,23 @@ export class ServerHandle implements CheckContext {
    * wait (the task goes on); `signal` cancels the task (`tasks/cancel`); `assigns` is the
    * Handler context of its input requests; `onStatus` hears of every new status.
    */
-  async awaitTask(task: TaskHandle | string, options: AwaitTaskOptions = {}): Promise<CallToolResult> {
-    const start = this.taskStart(task);
-    if (typeof options !== "object" || options === null) throw new InvalidArgumentError("awaitTask options must be an object");
-    knownKeys("awaitTask options", options, AWAIT_OPTION_KEYS);
-    optional(positiveNumber, "timeout", options.timeout);
-    if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new InvalidArgumentError("signal must be an AbortSignal");
-    if (options.onStatus !== undefined && typeof options.onStatus !== "function") throw new InvalidArgumentError("onStatus must be a function");
-    try {
-      const { connection } = await this.connected({ signal: options.signal, timeout: options.timeout });
-      return checkCallTool(await connection.followTask(start, options), this);
-    } catch (error) {
-      throw atBoundary(error, this.id);
-    }
+  awaitTask(task: TaskHandle | string, options: AwaitTaskOptions = {}): Promise<CallToolResult> {
+    return this.tasks.awaitTask(task, options);
   }
 
   /** The task as the server describes it now (`tasks/get`). */
-  async getTask(taskId: string): Promise<TaskHandle> {
-    requireTaskId(taskId);
-    try {
-      return (await (await this.availableTasks()).get(taskId, undefined)).handle;
-    } catch (error) {
-      throw atBoundary(error, this.id);
-    }
+  getTask(taskId: string): Promise<TaskHandle> {
+    return this.tasks.getTask(taskId);
   }
 
   /** Asks the server to cancel the task (`tasks/cancel`); cancelling is cooperative, the task may still end otherwise. */
-  async cancelTask(taskId: string): Promise<void> {
-    requireTaskId(taskId);
-    try {
-      const tasks = await this.availableTasks();
-      if (!tasks.canCancel) throw new ClientError("unsupported", 'the server did not declare "tasks.cancel"', { serverId: this.id });
-      await tasks.cancel(taskId);
-    } catch (error) {
-      throw atBoundary(error, this.id);
-    }
+  cancelTask(taskId: string): Promise<void> {
+    return this.tasks.cancelTask(taskId);
   }
 
   /** 2025-11-25, where the server declares `tasks.list`: every task it lists (all pages). */
-  async listTasks(): Promise<TaskHandle[]> {
-    try {
-      const tasks = await this.availableTasks();
-      if (tasks.list === undefined) throw new ClientError("unsupported", `tasks/list does not exist in protocol version ${this.version}`, { serverId: this.id });
-      return await allPages("tasks/list", true, async (cursor) => {
-        const page = await tasks.list!(cursor);
-        return { items: page.tasks, nextCursor: page.nextCursor };
-      });
-    } catch (error) {
-      throw atBoundary(error, this.id);
-    }
-  }
-
-  private async availableTasks(): Promise<EraTasks> {
-    const tasks = (await this.connected(undefined)).connection.tasks;
-    if (tasks.unavailable !== undefined) throw new ClientError("unsupported", tasks.unavailable, { serverId: this.id });
-    return tasks;
-  }
-
-  /** Where a follow starts: a handle of this server, or an id. */
-  private taskStart(task: TaskHandle | string): TaskSnapshot | string {
-    if (typeof task === "string") {
-      requireTaskId(task);
-      return task;
-    }
-    if (!isObject(task) || task.resultType !== "task" || typeof task.taskId !== "string") throw new InvalidArgumentError("awaitTask needs a TaskHandle or a task id");
-    if (task.serverId !== this.id) throw new ClientError("usage", `task ${task.taskId} belongs to server "${task.serverId}", not "${this.id}"`, { serverId: this.id });
-    return { handle: task, detailed: false };
+  listTasks(): Promise<TaskHandle[]> {
+    return this.tasks.listTasks();
   }
 
   readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
@@ -578,40 +500,4 @@ function pageParams(cursor: string | undefined): { cursor: string } | undefined 
   if (cursor === undefined) return undefined;
   requireString("cursor", cursor);
   return { cursor };
-}
-
-function checkCallOptions(options: CallOptions): void {
-  if (typeof options !== "object" || options === null) throw new InvalidArgumentError("call options must be an object");
-  knownKeys("call options", options, CALL_OPTION_KEYS);
-  optional(positiveNumber, "timeout", options.timeout);
-  optional(positiveNumber, "maxTotalTimeout", options.maxTotalTimeout);
-  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new InvalidArgumentError("signal must be an AbortSignal");
-  if (options.onProgress !== undefined && typeof options.onProgress !== "function") throw new InvalidArgumentError("onProgress must be a function");
-  if (options.logLevel !== undefined && !LOGGING_LEVELS.includes(options.logLevel)) throw new InvalidArgumentError(`not a log level: ${String(options.logLevel)}`);
-}
-
-function requireString(what: string, value: unknown): void {
-  if (typeof value !== "string") throw new InvalidArgumentError(`${what} must be a string`);
-}
-
-function requireRecord(what: string, value: unknown): void {
-  if (value !== undefined && (typeof value !== "object" || value === null || Array.isArray(value))) {
-    throw new InvalidArgumentError(`${what} must be an object`);
-  }
-}
-
-function checkTaskRequest(task: unknown): void {
-  if (task === true) return;
-  if (typeof task !== "object" || task === null || Array.isArray(task)) throw new InvalidArgumentError("task must be true or { ttlMs }");
-  knownKeys("task", task, TASK_REQUEST_KEYS);
-  optional(positiveNumber, "ttlMs", (task as { ttlMs?: unknown }).ttlMs);
-}
-
-function requireTaskId(taskId: unknown): void {
-  if (typeof taskId !== "string" || taskId === "") throw new InvalidArgumentError("a task id must be a non-empty string");
-}
-
-function withoutTask(options: ToolCallOptions): CallOptions {
-  const { task: _task, ...call } = options;
-  return call;
 }

@@ -115,7 +115,7 @@ async function run(parsed: Parsed, out: Output): Promise<ExitCode> {
     // Logs are shown (on stderr); a 2026-07-28 server sends them only when asked for a level.
     const level = parsed.logLevel ?? "info";
     for (const server of session.ready) {
-      if (server.serverCapabilities.logging === undefined) continue;
+      if (server.serverCapabilities?.logging === undefined) continue;
       await server.setLogLevel(level).catch((error: unknown) => out.warn(`${server.id}: ${(error as Error).message}`));
     }
     if (oneShot) {

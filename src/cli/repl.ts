@@ -121,7 +121,7 @@ export class Repl {
 
   private greet(): void {
     const c = this.out.err;
-    for (const server of this.session.ready) this.out.note(`${c.green("●")} ${c.bold(server.id)}  ${shownLine(server.serverInfo.name, 80)} ${shownLine(server.serverInfo.version, 40)}  ${c.dim(`${server.protocolVersion}, ${server.era} era`)}`);
+    for (const server of this.session.ready) this.out.note(`${c.green("●")} ${c.bold(server.id)}  ${shownLine(server.serverInfo?.name ?? "", 80)} ${shownLine(server.serverInfo?.version ?? "", 40)}  ${c.dim(`${server.protocolVersion}, ${server.era} era`)}`);
     for (const { id, error } of this.session.failed) this.out.note(`${c.red("●")} ${c.bold(id)}  ${c.red(shownLine(error.message, 300))}`);
     this.out.note(c.dim(`type help for the commands, Tab to complete; commands go to ${this.current.id} (use <server> to change)`));
   }
@@ -220,7 +220,7 @@ export class Repl {
   }
 
   private async list(server: ServerHandle): Promise<void> {
-    const caps = server.serverCapabilities;
+    const caps = server.serverCapabilities ?? {};
     const names: Names = { tools: [], resources: [], prompts: [] };
     try {
       if (caps.tools !== undefined) names.tools = (await server.listTools()).map((tool) => tool.name);
@@ -256,14 +256,14 @@ export class Repl {
         for (const [name, text] of Object.entries(COMMANDS)) out.line(`  ${out.out.bold(name.padEnd(10))} ${text}`);
         return;
       case "servers":
-        for (const server of this.session.client.servers()) out.line(`  ${out.out.bold(server.id)}${server === this.current ? out.out.cyan(" (in use)") : ""}  ${shownLine(server.serverInfo.name, 80)}  ${server.protocolVersion}, ${server.era} era, ${server.state}`);
+        for (const server of this.session.client.servers()) out.line(`  ${out.out.bold(server.id)}${server === this.current ? out.out.cyan(" (in use)") : ""}  ${shownLine(server.serverInfo?.name ?? "", 80)}  ${server.protocolVersion}, ${server.era} era, ${server.state}`);
         return;
       case "use":
         this.current = this.server(rest[0] ?? this.current.id);
         return;
       case "info": {
         const server = this.server(rest[0]);
-        out.line(`${out.out.bold(server.id)}: ${shownLine(server.serverInfo.name, 80)} ${shownLine(server.serverInfo.version, 40)}`);
+        out.line(`${out.out.bold(server.id)}: ${shownLine(server.serverInfo?.name ?? "", 80)} ${shownLine(server.serverInfo?.version ?? "", 40)}`);
         out.line(`  protocol ${server.protocolVersion} (${server.era} era)`);
         out.line(`  capabilities: ${shown(JSON.stringify(server.serverCapabilities))}`);
         if (server.instructions !== undefined) out.line(`  instructions: ${shown(server.instructions)}`);

@@ -103,7 +103,7 @@ class Skills implements ServerSkills {
 
   get supported(): boolean {
     if (this.server.state !== "ready") return false;
-    const extensions: unknown = this.server.serverCapabilities.extensions;
+    const extensions: unknown = this.server.serverCapabilities?.extensions;
     return isObject(extensions) && Object.hasOwn(extensions, SKILLS_EXTENSION) && isObject(extensions[SKILLS_EXTENSION]);
   }
 

@@ -255,7 +255,7 @@ export class Catalog {
    * lists the server says may change. When it ends, what was cached may have missed a change.
    */
   private async watch(server: ServerHandle, entry: ServerEntry): Promise<Subscription | undefined> {
-    const capabilities = server.serverCapabilities;
+    const capabilities = server.serverCapabilities ?? {};
     const filter: ListenFilter = {};
     if (capabilities.tools?.listChanged === true) filter.toolsListChanged = true;
     if (capabilities.resources?.listChanged === true) filter.resourcesListChanged = true;
@@ -307,5 +307,5 @@ function tagged<T extends object>(item: T, serverId: string): T & { readonly ser
 }
 
 function offers(server: ServerHandle, kind: Kind): boolean {
-  return server.serverCapabilities[kind] !== undefined;
+  return server.serverCapabilities?.[kind] !== undefined;
 }

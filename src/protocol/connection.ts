@@ -26,7 +26,7 @@ import { unavailableReason, type CallOptions } from "./methods.js";
 import { ModernCodec } from "./modern.js";
 import { negotiate } from "./negotiate.js";
 import type { ListenFilter, Subscription } from "./subscriptions.js";
-import { followTask, type AwaitTaskOptions, type EraTasks } from "./task-follow.js";
+import { followTask, type EraTasks, type FollowOptions } from "./task-follow.js";
 import type { TaskSnapshot } from "./tasks.js";
 import type { Implementation, LoggingLevel, ServerCapabilities, Tool } from "./types/index.js";
 import { excerpt } from "../util/text.js";
@@ -108,6 +108,11 @@ export class Connection implements PeerHandlers, EarlyReceiver {
 
   get instructions(): string | undefined {
     return this.need().negotiated.instructions;
+  }
+
+  /** What negotiation settled, undefined until it has: read where "not yet" is an answer, not an error. */
+  get settled(): Pick<EraCodec, "era" | "version" | "negotiated"> | undefined {
+    return this.codec;
   }
 
   /**
@@ -202,7 +207,7 @@ export class Connection implements PeerHandlers, EarlyReceiver {
   }
 
   /** Follows a task to its end: what its call would have returned, unchecked. */
-  followTask(start: TaskSnapshot | string, options: AwaitTaskOptions): Promise<Record<string, unknown>> {
+  followTask(start: TaskSnapshot | string, options: FollowOptions): Promise<Record<string, unknown>> {
     let tasks: EraTasks;
     try {
       tasks = this.tasks;

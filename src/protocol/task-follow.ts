@@ -5,7 +5,8 @@
  * have returned. A status notification, when one comes, ends the wait at once; none is waited
  * for.
  *
- * - `timeout` bounds the whole wait (`"timeout"`); the task goes on at the server.
+ * - `timeout` bounds the whole wait (`"timeout"`, naming the bound); the task goes on at the
+ *   server.
  * - A task past `createdAt + ttlMs` that has not ended is given up (`"timeout"`).
  * - The followers of one task on one connection share what they learn of it (`task-shares.ts`):
  *   its input is answered once.
@@ -28,6 +29,11 @@ import type { TaskHandle, TaskRequest } from "./types/index.js";
 export const DEFAULT_POLL_MS = 1_000;
 export const MIN_POLL_MS = 10;
 export const MAX_POLL_MS = 30_000;
+/**
+ * The longest a call follows a task it did not ask for when the caller gave no bound: until the
+ * task ends or its TTL passes, and a TTL of a day (or none) is not a wait of a day.
+ */
+export const MAX_UNASKED_FOLLOW_MS = 3_600_000;
 
 export interface AwaitTaskOptions {
   signal?: AbortSignal | undefined;
@@ -37,6 +43,12 @@ export interface AwaitTaskOptions {
   assigns?: unknown;
   /** Told of every new status or status message. */
   onStatus?: ((task: TaskHandle) => void) | undefined;
+}
+
+/** What the library's own follows add: the name of the bound `timeout` is, for the error it ends with. */
+export interface FollowOptions extends AwaitTaskOptions {
+  /** Says what ended the wait ("the call's maxTotalTimeout of 5000 ms"); default: the timeout's ms. */
+  readonly bound?: string | undefined;
 }
 
 /** What a step of the era is given. */
@@ -74,7 +86,7 @@ export interface EraTasks {
 }
 
 /** `start`: what the caller knows, a snapshot (a creation result) or the bare id. */
-export async function followTask(tasks: EraTasks, start: TaskSnapshot | string, options: AwaitTaskOptions, logger: Logger): Promise<Record<string, unknown>> {
+export async function followTask(tasks: EraTasks, start: TaskSnapshot | string, options: FollowOptions, logger: Logger): Promise<Record<string, unknown>> {
   const taskId = typeof start === "string" ? start : start.handle.taskId;
   const lifetime = tasks.lifetime();
   const span = new SpanBound([options.signal, lifetime], options.timeout, () => new Error(`timeout of ${options.timeout} ms`));
@@ -174,8 +186,11 @@ class TaskLifetime {
 }
 
 /** The error the wait ends with; a cancel by the caller is sent as `tasks/cancel` (not waited for). */
-function ending(error: unknown, tasks: EraTasks, taskId: string, span: SpanBound, options: AwaitTaskOptions, lifetime: AbortSignal, logger: Logger): unknown {
-  if (span.timedOut) return new ClientError("timeout", `task ${quote(taskId)} did not end within ${options.timeout} ms`, { cause: error });
+function ending(error: unknown, tasks: EraTasks, taskId: string, span: SpanBound, options: FollowOptions, lifetime: AbortSignal, logger: Logger): unknown {
+  if (span.timedOut) {
+    const bound = options.bound ?? `${options.timeout} ms`;
+    return new ClientError("timeout", `task ${quote(taskId)} did not end within ${bound}; it goes on at the server (awaitTask follows it further)`, { cause: error });
+  }
   if (lifetime.aborted && lifetime.reason instanceof ClientError) return lifetime.reason;
   if (options.signal?.aborted === true) {
     // Cooperative, and its ack says only that: a failure to send it is told, not thrown.

@@ -105,7 +105,8 @@ export class LegacyTasks implements EraTasks {
 
   async list(cursor: string | undefined): Promise<{ tasks: TaskHandle[]; nextCursor?: string | undefined }> {
     if (!this.canList) throw new ClientError("unsupported", this.unavailable ?? 'the server did not declare "tasks.list"', { serverId: this.serverId });
-    const raw = await this.peer.request("tasks/list", cursor === undefined ? undefined : { cursor });
+    // Like every tasks/* request: a timeout gives it up without a notifications/cancelled.
+    const raw = await this.peer.request("tasks/list", cursor === undefined ? undefined : { cursor }, { cancellable: false });
     if (!isObject(raw) || !Array.isArray(raw.tasks)) throw protocolError('the result of tasks/list must carry a "tasks" array', raw);
     if (raw.nextCursor !== undefined && typeof raw.nextCursor !== "string") throw protocolError('the "nextCursor" of tasks/list must be a string', raw);
     const tasks = raw.tasks.map((task, i) => parseTask(task, `tasks/list "tasks"[${i}]`, LEGACY_FIELDS, this.serverId, raw));

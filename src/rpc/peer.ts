@@ -117,7 +117,9 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
       call.resolve = resolve;
       call.reject = reject;
     });
-    const sentParams = init.onProgress === undefined ? params : withProgressToken(params, id);
+    // A token asks the server for progress: for the caller to hear of, or for the deadline to
+    // restart on (resetTimeoutOnProgress works with no onProgress too).
+    const sentParams = init.onProgress === undefined && init.resetTimeoutOnProgress !== true ? params : withProgressToken(params, id);
     const message = sentParams === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: sentParams };
     this.pending.set(id, call);
     if (call.isCall) this.callCount += 1;

@@ -20,7 +20,10 @@ export interface RequestOptions {
   maxTotalTimeout?: number | undefined;
   signal?: AbortSignal | undefined;
   onProgress?: ((progress: Progress) => void) | undefined;
-  /** Restart the timeout whenever progress arrives (then `maxTotalTimeout` defaults to 10 min). */
+  /**
+   * Restart the timeout whenever progress arrives (then `maxTotalTimeout` defaults to 10 min);
+   * the request asks for progress (a `progressToken`) whether or not `onProgress` is given.
+   */
   resetTimeoutOnProgress?: boolean | undefined;
 }
 

@@ -139,7 +139,7 @@ describe.each<Era>(["legacy", "modern"])("what a host is shown, %s era over stdi
     const { server } = await setup(era);
     expect(server.serverInfo).toEqual(era === "legacy" ? { name: NASTY, title: NASTY, version: NASTY } : { name: NASTY, version: NASTY });
     expect(server.instructions).toBe(NASTY);
-    for (const text of [server.serverInfo.name, server.serverInfo.version, server.instructions!]) expectSanitizes(text);
+    for (const text of [server.serverInfo!.name, server.serverInfo!.version, server.instructions!]) expectSanitizes(text);
     row(context, `serverInfo name and version and instructions carrying ${CLASSES}`, over, AS_SENT);
   });
 

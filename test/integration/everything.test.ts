@@ -27,7 +27,7 @@ describe.each(["stdio", "http"] as const)("server-everything over %s", (transpor
   it("negotiates the legacy era", () => {
     expect(server.era).toBe("legacy");
     expect(server.protocolVersion).toBe("2025-11-25");
-    expect(server.serverInfo.name).toBe("mcp-servers/everything");
+    expect(server.serverInfo?.name).toBe("mcp-servers/everything");
   });
 
   it("lists and calls tools", async () => {

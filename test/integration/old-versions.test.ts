@@ -135,7 +135,7 @@ describe("@modelcontextprotocol/server-github 2025.4.8 (2024-11-05, no token, no
     const { client: c } = client();
     const server = await c.connect("github", { command: process.execPath, args: [GITHUB_SERVER] });
     expect(server.protocolVersion).toBe("2024-11-05");
-    expect(server.serverInfo.name).toBe("github-mcp-server");
+    expect(server.serverInfo?.name).toBe("github-mcp-server");
     const tools = await server.listTools();
     expect(tools.map((tool) => tool.name)).toContain("search_repositories");
     // Arguments its own checks refuse: an answer from the server, needing no network.
@@ -154,7 +154,7 @@ describe("server-everything in its HTTP+SSE mode", () => {
     const everything = track(await spawnEverythingSse(port));
     const { client: c } = client();
     const server = await c.connect("everything", { url: `http://127.0.0.1:${everything.port}/sse` });
-    expect(server.serverInfo.name).toContain("everything");
+    expect(server.serverInfo?.name).toContain("everything");
     expect(textOf(await server.callTool("echo", { message: "over sse" }))).toContain("over sse");
   });
 });

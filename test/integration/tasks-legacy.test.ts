@@ -27,7 +27,7 @@ describe("server-everything's simulate-research-query (2025-11-25 over stdio)", 
     };
     const client = track(new Client({ name: "host", version: "1", handler, logger: capturingLogger() }));
     const server = await client.connect("everything", { command: process.execPath, args: [EVERYTHING_SERVER, "stdio"] });
-    expect(server.serverCapabilities.tasks).toMatchObject({ requests: { tools: { call: {} } } });
+    expect(server.serverCapabilities?.tasks).toMatchObject({ requests: { tools: { call: {} } } });
     const tool = (await server.listTools()).find((t) => t.name === "simulate-research-query");
     expect(tool?.execution?.taskSupport).toBe("required");
 
@@ -270,6 +270,20 @@ describe("a raw 2025-11-25 server", () => {
     raw.handle("tools/call", () => ({ content: [], resultType: "task", taskId: "fake" }));
     const outcome = await server.callTool("job", {}, { task: undefined });
     expect(isTask(outcome)).toBe(false);
+  });
+
+  it("gives up a tasks/list that outlives the requestTimeout without notifications/cancelled (tasks are cancelled by tasks/cancel alone)", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date", "performance"] });
+    const { raw, server } = await legacyTaskServer();
+    raw.handle("ping", () => ({}));
+    const listing = server.listTasks().catch((e: unknown) => e);
+    // Unanswered: the server never says a word.
+    await raw.next("tasks/list");
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(await listing).toMatchObject({ kind: "timeout" });
+    await server.ping();
+    expect(sentMethods(raw)).toContain("tasks/list");
+    expect(sentMethods(raw)).not.toContain("notifications/cancelled");
   });
 
   it("has no tasks where the server declares none: asking calls plainly, getTask is unsupported", async () => {

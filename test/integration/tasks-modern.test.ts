@@ -172,12 +172,13 @@ describe("followers, bounds and shapes", () => {
     expect((error as Error).message).toContain("after 2 rounds");
   });
 
-  it("bounds a plain call that became a task by the client's requestTimeout, and tells onTask its handle", async () => {
-    const { raw, server } = await setup(undefined, { requestTimeout: 300 });
+  it("bounds a plain call that became a task by the call's timeout, and tells onTask its handle (tasks-unasked.test.ts: the default)", async () => {
+    const { raw, server } = await setup();
     scriptTasks(raw, [{ status: "working", ttlMs: null }], { creation: { ttlMs: null } });
     const handles: TaskHandle[] = [];
-    const error = await server.callTool("t", {}, { onTask: (task) => handles.push(task) }).catch((e: unknown) => e);
+    const error = await server.callTool("t", {}, { timeout: 300, onTask: (task) => handles.push(task) }).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: "timeout" });
+    expect((error as Error).message).toContain("the call's timeout of 300 ms");
     expect(handles.map((h) => h.taskId)).toEqual(["task-1"]);
   });
 

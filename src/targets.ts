@@ -1,0 +1,87 @@
+/**
+ * The target of a connect — a command to spawn (stdio) or a URL (Streamable HTTP or HTTP+SSE,
+ * authorized with OAuth when `auth` says how) — checked, and the transport made from it. This
+ * is the one file of the core that reaches into `auth/` (eslint.config.js: the auth seam).
+ */
+import { OAuthAuthorizer } from "./auth/oauth.js";
+import { AUTH_OPTION_KEYS, type AuthOptions } from "./auth/options.js";
+import { CONNECT_DEFAULTS, type ConnectOptions } from "./options.js";
+import type { HttpAgents } from "./transport/http-exchange.js";
+import { HTTP_TARGET_KEYS, HttpTransport, type HttpTarget } from "./transport/http.js";
+import { STDIO_TARGET_KEYS, StdioTransport, type StdioTarget } from "./transport/stdio.js";
+import type { Transport } from "./transport/transport.js";
+import { knownKeys } from "./util/arguments.js";
+import { InvalidArgumentError } from "./util/errors.js";
+import type { Logger } from "./util/logger.js";
+
+/** A remote server: Streamable HTTP or HTTP+SSE, authorized with OAuth when `auth` says how. */
+export interface RemoteTarget extends HttpTarget {
+  auth?: AuthOptions | undefined;
+}
+
+export type ServerTarget = StdioTarget | RemoteTarget;
+
+/** The keys each kind of target may have, for those who check targets before any connect. */
+export { STDIO_TARGET_KEYS };
+export const REMOTE_TARGET_KEYS: ReadonlySet<string> = new Set([...HTTP_TARGET_KEYS, "auth"]);
+
+/** What the transports of one server's connections share (a restart makes a new transport). */
+export interface SharedAcrossConnections {
+  authorizer?: OAuthAuthorizer | undefined;
+}
+
+export function createTransport(target: ServerTarget, options: ConnectOptions, logger: Logger, agents: HttpAgents, clientName: string, shared: SharedAcrossConnections = {}): Transport {
+  if (typeof target !== "object" || target === null) throw new InvalidArgumentError("a server target must be an object");
+  const maxMessageBytes = options.maxMessageBytes ?? CONNECT_DEFAULTS.maxMessageBytes;
+  if ("command" in target) {
+    knownKeys("a stdio target", target, STDIO_TARGET_KEYS);
+    return new StdioTransport(target, {
+      maxMessageBytes,
+      closeGracePeriod: options.closeGracePeriod ?? CONNECT_DEFAULTS.closeGracePeriod,
+      stderrTailBytes: CONNECT_DEFAULTS.stderrTailBytes,
+      logger,
+      onStderr: options.onStderr,
+    });
+  }
+  if ("url" in target) {
+    knownKeys("an HTTP target", target, REMOTE_TARGET_KEYS);
+    const { auth, ...http } = target;
+    // One authorizer for every connection of the server: a restart keeps its tokens.
+    const authorizer = auth === undefined ? undefined : (shared.authorizer ??= authorizerFor(http, checkAuthOptions(auth), clientName, logger));
+    const endWhenUnreachable = options.restart !== undefined && options.restart !== false;
+    return new HttpTransport(http, { logger, maxMessageBytes, agents, authorizer, endWhenUnreachable });
+  }
+  throw new InvalidArgumentError("a server target needs either `command` (stdio) or `url` (Streamable HTTP)");
+}
+
+function checkAuthOptions(auth: AuthOptions): AuthOptions {
+  if (typeof auth !== "object" || auth === null) throw new InvalidArgumentError("an HTTP target's `auth` must be an object");
+  knownKeys("an HTTP target's `auth`", auth, AUTH_OPTION_KEYS);
+  const grant = auth.grant;
+  if (grant === undefined) {
+    if (typeof auth.redirectUri !== "string") throw new InvalidArgumentError("`auth.redirectUri` must be a string");
+    if (typeof auth.authorize !== "function") throw new InvalidArgumentError("`auth.authorize` must be a function");
+  } else if (typeof grant !== "object" || grant === null || !["client_credentials", "jwt_bearer", "enterprise"].includes(grant.type)) {
+    throw new InvalidArgumentError('`auth.grant.type` is "client_credentials", "jwt_bearer" or "enterprise"');
+  } else if (grant.type === "client_credentials" && auth.clientId === undefined) {
+    throw new InvalidArgumentError("`auth.grant` client_credentials needs `auth.clientId`");
+  }
+  for (const name of ["clientId", "clientSecret", "clientMetadataUrl", "clientName", "issuer", "scope"] as const) {
+    if (auth[name] !== undefined && typeof auth[name] !== "string") throw new InvalidArgumentError(`\`auth.${name}\` must be a string`);
+  }
+  return auth;
+}
+
+function authorizerFor(target: HttpTarget, auth: AuthOptions, clientName: string, logger: Logger): OAuthAuthorizer {
+  let url: URL;
+  try {
+    url = new URL(target.url);
+  } catch {
+    throw new InvalidArgumentError(`an HTTP target needs a valid URL`);
+  }
+  const loopback = url.hostname === "localhost" || url.hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
+  if (url.protocol !== "https:" && !loopback) throw new InvalidArgumentError(`a server behind OAuth must be reached over https (or on loopback), not ${url.protocol}`);
+  const given = target.fetch;
+  const fetchFn = given === undefined ? (input: string, init?: RequestInit) => fetch(input, init) : (input: string, init?: RequestInit) => given(input, init);
+  return new OAuthAuthorizer(url, auth, clientName, fetchFn, logger);
+}
