@@ -102,10 +102,16 @@ function inputsOf(config: Record<string, unknown>): Map<string, string> {
   return inputs;
 }
 
-/** What a project's server may read: the names its `env` block gives it, and the allowed ones. */
+/**
+ * What a project's server may read: the names its `env` block gives it, and the allowed ones.
+ * Only a stdio server is given its `env`: on a remote entry the block goes nowhere, and must not
+ * open the way to its URL or headers.
+ */
 function readableBy(entry: unknown, allowed: readonly string[]): Set<string> {
   const names = new Set(allowed);
-  if (isRecord(entry) && isRecord(entry.env)) for (const name of Object.keys(entry.env)) names.add(name);
+  if (!isRecord(entry) || !isRecord(entry.env)) return names;
+  const stdio = entry.type === "stdio" || (entry.type === undefined && typeof entry.command === "string");
+  if (stdio) for (const name of Object.keys(entry.env)) names.add(name);
   return names;
 }
 
