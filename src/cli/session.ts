@@ -9,7 +9,7 @@
  */
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { Client, fileStore, loopbackRedirect, type ConfiguredServer, type ConnectAllOptions, type LoopbackRedirect, type ServerHandle, type ClientError, type RemoteTarget, type ServerTarget } from "../index.js";
+import { Client, ClientError, fileStore, loopbackRedirect, redactUrl, type ConfiguredServer, type ConnectAllOptions, type LoopbackRedirect, type ServerHandle, type RemoteTarget, type ServerTarget } from "../index.js";
 import type { Asker } from "./asker.js";
 import { CliError, EXIT } from "./exit-codes.js";
 import { terminalHandler, type TerminalHandler } from "./handler.js";
@@ -73,7 +73,7 @@ export async function openSession(targets: readonly NamedTarget[], options: Sess
   const servers = targets.map((named): ConfiguredServer => {
     const { id, target } = named;
     if (target === undefined) return { id, error: named.error };
-    if (loopback === undefined || !oauthMayRun(target)) return { id, target };
+    if (loopback === undefined || !("url" in target) || !oauthMayRun(target)) return { id, target };
     const open = loopback;
     const withAuth: RemoteTarget = {
       ...target,
@@ -97,7 +97,7 @@ export async function openSession(targets: readonly NamedTarget[], options: Sess
     client,
     handler,
     ready,
-    failed,
+    failed: failed.map(({ id, error }) => ({ id, error: withoutOAuth(error, targets.find((named) => named.id === id)?.target) })),
     close: async () => {
       await client.close();
       await loopback?.close();
@@ -110,12 +110,19 @@ export function connectOptionsOf(options: Pick<SessionOptions, "connectTimeout" 
   return options.oneShot ? { connectTimeout: options.connectTimeout, closeGracePeriod: ONE_SHOT_GRACE_MS } : { connectTimeout: options.connectTimeout };
 }
 
+/** A 401 from a server that was offered no OAuth (plain http, not on loopback) says why it was not. */
+function withoutOAuth(error: ClientError, target: ServerTarget | undefined): ClientError {
+  const status = (error.data as { status?: unknown } | undefined)?.status;
+  if (target === undefined || !("url" in target) || target.auth !== undefined || oauthMayRun(target) || status !== 401) return error;
+  return new ClientError("auth", `${error.message}; conduit runs OAuth only with https servers and those on loopback, which ${redactUrl(target.url)} is not`, { serverId: error.serverId, cause: error });
+}
+
 /**
  * A URL server that may be given OAuth: https, or on loopback (the library refuses OAuth for a
  * plain-http server elsewhere, which would send its tokens in the clear), and none set by the
  * config.
  */
-function oauthMayRun(target: ServerTarget): target is RemoteTarget {
+function oauthMayRun(target: ServerTarget): boolean {
   if (!("url" in target) || target.auth !== undefined || !URL.canParse(String(target.url))) return false;
   const url = new URL(target.url);
   return url.protocol === "https:" || url.hostname === "localhost" || url.hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);

@@ -37,6 +37,13 @@ function conduit(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEn
 
 const official = ["--", node, OFFICIAL_SERVER, "stdio", "--era", "legacy"];
 
+/**
+ * The test servers' 127.0.0.1 under a name that the loopback rule of OAuth ("https, or
+ * localhost, [::1] or 127.x") does not know, as a LAN address would be: a connection to 0.0.0.0
+ * goes to this host's loopback (Linux, macOS).
+ */
+const OFF_LOOPBACK_NAME = "0.0.0.0";
+
 beforeAll(() => {
   if (!existsSync(BIN)) throw new Error("dist/cli/bin.js is missing: run `npm run build` (npm test does)");
 });
@@ -200,15 +207,24 @@ describe("conduit against a server behind OAuth", () => {
     expect(ran.stderr).toMatch(/needs an authorization/);
     expect(servers.authorizations).toHaveLength(0);
   });
+
+  it("ends with 4, saying why, when a plain-http server off loopback asks for an authorization (OAuth would send its tokens in the clear)", async () => {
+    // Servers of its own: the tracker closes what a test started once it ends.
+    const own = await startOAuthServers();
+    const ran = await conduit(["list", own.resourceUrl.replace("127.0.0.1", OFF_LOOPBACK_NAME)]);
+    expect(ran.code).toBe(4);
+    expect(ran.stderr).toMatch(/answered HTTP 401.*; conduit runs OAuth only with https servers and those on loopback, which http:\/\/0\.0\.0\.0:\d+\/mcp is not/);
+    expect(own.authorizations).toHaveLength(0);
+  });
 });
 
 describe("conduit as a new user meets it", () => {
   it("reaches a plain-http server that needs no OAuth on an address that is not loopback", async () => {
     const server = await officialHttp("legacy");
     try {
-      // 0.0.0.0 reaches this host without being a loopback name: OAuth, which needs https
-      // there, is not offered, and the server, which asks for none, is reached as it is.
-      const lan = server.url.replace("127.0.0.1", "0.0.0.0");
+      // OAuth, which needs https there, is not offered, and the server, which asks for none, is
+      // reached as it is.
+      const lan = server.url.replace("127.0.0.1", OFF_LOOPBACK_NAME);
       const ran = await conduit(["list", lan]);
       expect(ran.stderr).toBe("");
       expect(ran.code).toBe(0);
