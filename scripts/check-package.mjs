@@ -5,17 +5,22 @@
 //    a look at the file list: the entry points are in, sources and tests are not.
 // 2. publint and are-the-types-wrong (`attw`, profile esm-only: the package has no CommonJS
 //    entry) on that tarball.
-// 3. The tarball installed into an empty folder (its dependencies from the registry), then
+// 3. What the README and the shipped docs point to is in the tarball: every relative link, and
+//    every `examples/…` or `docs/…` file they name (other paths, `src/…` or `bench/…`, describe
+//    the repository, and `repository` in package.json says where it is).
+// 4. The tarball installed into an empty folder (its dependencies from the registry), then
 //    scripts/package-consumer/consumer.mts copied there, type-checked with strict settings and
 //    skipLibCheck off by this repository's TypeScript, compiled and run against the notes
 //    example server (through `conduit-mcp` and `conduit-mcp/adapters`).
+// 5. The installed `conduit`: every path its --help names exists, and its first example (a
+//    server that ships with it and needs only Node) runs.
 //
 // Prints one line per step; on a failure, the output of the step that failed, and exits 1.
 // The temporary folder is removed in every case, also on SIGINT and SIGTERM.
 import { execFile } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -83,16 +88,38 @@ async function step(name, work) {
   return result;
 }
 
-/** The tarball must hold the entry points and nothing of the sources or the tests. */
+/** The tarball must hold the entry points, the docs and examples it names, and nothing of the sources or the tests. */
 function checkFileList(packed) {
   const files = packed.files.map((file) => file.path);
-  const entries = ["dist/index.js", "dist/index.d.ts", "dist/adapters/index.js", "dist/adapters/index.d.ts"];
+  const entries = ["dist/index.js", "dist/index.d.ts", "dist/adapters/index.js", "dist/adapters/index.d.ts", "dist/cli/bin.js"];
   const missing = ["package.json", "README.md", "LICENSE", ...entries].filter((f) => !files.includes(f));
-  const stray = files.filter((f) => !/^(dist\/|package\.json$|README\.md$|LICENSE$)/.test(f));
+  const stray = files.filter((f) => !/^(dist\/|docs\/[^/]+\.(md|svg)$|examples\/|package\.json$|README\.md$|LICENSE$)/.test(f));
   if (missing.length > 0 || stray.length > 0) {
     throw new StepError("the tarball's file list is wrong", `missing: ${missing.join(", ") || "none"}\nnot expected: ${stray.join(", ") || "none"}`);
   }
   return files.length;
+}
+
+/**
+ * What the shipped Markdown points to, missing from the tarball: relative links (`[x](docs/a.md)`,
+ * anchors and URLs left out) and `examples/…`/`docs/…` files named in code spans, each resolved
+ * against the page that names it.
+ */
+function missingReferences(files) {
+  const shipped = new Set(files);
+  const pages = files.filter((file) => file.endsWith(".md"));
+  const missing = [];
+  for (const page of pages) {
+    const text = readFileSync(fromRoot(...page.split("/")), "utf8");
+    const links = [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1].split("#")[0]).filter((link) => link !== "" && !/^[a-z][a-z0-9+.-]*:/i.test(link));
+    const named = [...text.matchAll(/`((?:examples|docs)\/[^`\s]+\.[a-z]+)`/g)].map((match) => match[1]);
+    for (const link of links) {
+      const path = posix.normalize(posix.join(posix.dirname(page), link));
+      if (!shipped.has(path) && ![...shipped].some((file) => file.startsWith(`${path.replace(/\/$/, "")}/`))) missing.push(`${page} links to ${link}`);
+    }
+    for (const path of named) if (!shipped.has(path)) missing.push(`${page} names ${path}`);
+  }
+  return missing;
 }
 
 /** Compiler options of a careful consumer: strict, and the package's own .d.ts files checked. */
@@ -126,6 +153,10 @@ async function main() {
   });
   const tarball = join(workDir, packed.filename);
   console.log(`check:package  ${packed.filename}: ${packed.fileCount} files, ${(packed.size / 1024).toFixed(0)} kB packed`);
+  await step("the README's and docs' links and paths are in the tarball", async () => {
+    const missing = missingReferences(packed.files.map((file) => file.path));
+    if (missing.length > 0) throw new StepError("the shipped pages point to files the tarball does not have", missing.join("\n"));
+  });
 
   // The linters read only the tarball, and the install needs only the network: run them together.
   writeFileSync(join(consumerDir, "package.json"), `${JSON.stringify({ private: true, type: "module" }, null, 2)}\n`);
@@ -154,6 +185,16 @@ async function main() {
     run(process.execPath, [join(consumerDir, "consumer.mjs"), notesServer], consumerDir),
   );
   for (const line of said.trimEnd().split("\n")) console.log(`check:package  ${line}`);
+
+  const bin = join(consumerDir, "node_modules", "conduit-mcp", "dist", "cli", "bin.js");
+  await step("conduit --help, installed: its paths exist, its first example runs", async () => {
+    const help = await run(process.execPath, [bin, "--help"], consumerDir);
+    const servers = [...help.matchAll(/ -- node (\S+)/g)].map((match) => match[1]);
+    const missing = servers.filter((path) => !existsSync(path));
+    if (servers.length === 0 || missing.length > 0) throw new StepError("conduit --help names servers the package does not have", `named: ${servers.join(", ") || "none"}\nmissing: ${missing.join(", ") || "none"}`);
+    const listed = await run(process.execPath, [bin, "list", "--", process.execPath, servers[0]], consumerDir);
+    if (!/research/.test(listed)) throw new StepError("the first example of conduit --help lists no tools", listed);
+  });
 }
 
 const started = performance.now();

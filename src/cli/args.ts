@@ -12,6 +12,8 @@ export interface Parsed {
   /** The stdio server's command line, after `--`. */
   readonly stdio: string[] | undefined;
   readonly config: string | undefined;
+  /** `--allow-env NAME`: variables a project's config may read besides those its servers list. */
+  readonly allowEnv: string[];
   readonly roots: string[];
   readonly samplingCommand: string | undefined;
   readonly answers: string | undefined;
@@ -38,6 +40,7 @@ export function readArgs(argv: readonly string[]): Parsed {
       strict: true,
       options: {
         config: { type: "string" },
+        "allow-env": { type: "string", multiple: true },
         root: { type: "string", multiple: true },
         "sampling-command": { type: "string" },
         answers: { type: "string" },
@@ -69,6 +72,7 @@ export function readArgs(argv: readonly string[]): Parsed {
     words: command === "interactive" || command === "help" || command === "version" ? (command === "interactive" ? positionals : []) : positionals.slice(1),
     stdio,
     config: values.config,
+    allowEnv: allowedNames(values["allow-env"] ?? []),
     roots: values.root ?? [],
     samplingCommand: values["sampling-command"],
     answers: values.answers,
@@ -80,6 +84,13 @@ export function readArgs(argv: readonly string[]): Parsed {
     name: values.name,
     logLevel: logLevel as LogLevel | undefined,
   };
+}
+
+/** `--allow-env A --allow-env B,C`: variable names, each checked. */
+function allowedNames(given: readonly string[]): string[] {
+  const names = given.flatMap((text) => text.split(",")).map((name) => name.trim());
+  for (const name of names) if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new CliError(`--allow-env takes environment variable names (A_NAME), not ${JSON.stringify(name)}`, EXIT.usage);
+  return names;
 }
 
 function milliseconds(flag: string, text: string | undefined, fallback: number): number {

@@ -14,6 +14,7 @@ export const EXIT = {
   timeout: 6,
   refused: 7,
   inputNeeded: 8,
+  output: 74,
   interrupted: 130,
 } as const;
 
@@ -30,6 +31,7 @@ export const EXIT_TABLE: ReadonlyArray<readonly [ExitCode, string, string]> = [
   [EXIT.timeout, "timeout", "the server did not answer in time"],
   [EXIT.refused, "refused", "the server refused the request (a JSON-RPC error: an unknown resource or prompt, say) or does not offer it"],
   [EXIT.inputNeeded, "input needed", "the server asked for input and nobody could answer (no terminal and no --answers)"],
+  [EXIT.output, "output", "the result could not be written (a reader that closes the pipe early, as head does, is no failure)"],
   [EXIT.interrupted, "interrupted", "stopped with Ctrl-C"],
 ];
 

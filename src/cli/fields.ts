@@ -96,10 +96,12 @@ function choicesOf(schema: Json): Choice[] | undefined {
 
 /**
  * Turns what the person typed for a field into its value, or says what is wrong (asked again).
- * An empty answer to a field that is not required leaves it out (`undefined`).
+ * An empty answer to a field that is not required leaves it out (`undefined`). What is checked
+ * is what is sent: text trimmed of the spaces around it, except a secret, taken as typed (a
+ * password may begin or end with a space).
  */
 export function valueOf(field: AskedField, typed: string): { value: unknown } | { problem: string } {
-  const text = typed.trim();
+  const text = field.sensitive ? typed : typed.trim();
   if (text === "") return field.required ? { problem: "an answer is required" } : { value: undefined };
   switch (field.kind) {
     case "number":
@@ -122,11 +124,14 @@ export function valueOf(field: AskedField, typed: string): { value: unknown } | 
         return { problem: "not JSON" };
       }
     default: {
-      if (field.minLength !== undefined && text.length < field.minLength) return { problem: `at least ${field.minLength} characters` };
-      if (field.maxLength !== undefined && text.length > field.maxLength) return { problem: `at most ${field.maxLength} characters` };
-      if (field.format === "email" && !/^[^@\s]+@[^@\s]+$/.test(text)) return { problem: "not an email address" };
+      // Characters as the library counts them when it checks the answer: code points.
+      const length = [...text].length;
+      if (field.minLength !== undefined && length < field.minLength) return { problem: `at least ${field.minLength} characters` };
+      if (field.maxLength !== undefined && length > field.maxLength) return { problem: `at most ${field.maxLength} characters` };
+      if (field.format === "email" && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text)) return { problem: "not an email address" };
       if ((field.format === "uri" || field.format === "url") && !URL.canParse(text)) return { problem: "not a URL" };
-      return { value: typed };
+      if (field.format === "date" && !/^\d{4}-\d{2}-\d{2}$/.test(text)) return { problem: "a date: YYYY-MM-DD" };
+      return { value: text };
     }
   }
 }

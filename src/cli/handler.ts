@@ -11,6 +11,7 @@ import { NobodyToAsk, type Asker } from "./asker.js";
 import { fieldsOf } from "./fields.js";
 import type { Output, Colors } from "./output.js";
 import { shownLine } from "./output.js";
+import { noteTask } from "./notices.js";
 import { runSamplingCommand, typedReply } from "./sampling.js";
 
 export interface TerminalHandlerOptions {
@@ -97,12 +98,12 @@ export function terminalHandler(options: TerminalHandlerOptions): TerminalHandle
       if (!options.notices) return;
       const changed = /^notifications\/(tools|resources|prompts)\/list_changed$/.exec(method);
       if (changed !== null) {
-        out.note(c.magenta(`[${ctx.serverId}] its ${changed[1]} changed`));
+        if (out.notices.listChanged(ctx.serverId, changed[1]!)) out.note(c.magenta(`[${ctx.serverId}] its ${changed[1]} changed`));
         options.onListChanged?.(ctx.serverId, changed[1]!);
       } else if (method === "notifications/resources/updated") {
         out.note(c.magenta(`[${ctx.serverId}] resource updated: ${shownLine(params.uri, 300)}`));
       } else if (method === "notifications/tasks/status" || method === "notifications/tasks") {
-        out.note(c.dim(`[${ctx.serverId}] task ${shownLine(params.taskId, 100)}: ${shownLine(params.status, 40)}${typeof params.statusMessage === "string" ? ` — ${shownLine(params.statusMessage, 200)}` : ""}`));
+        noteTask(out, ctx.serverId, params);
       } else {
         out.note(c.dim(`[${ctx.serverId}] ${shownLine(method, 100)}`));
       }

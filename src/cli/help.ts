@@ -1,5 +1,14 @@
 /** `conduit --help`. */
+import { fileURLToPath } from "node:url";
 import { exitTableText } from "./exit-codes.js";
+
+/**
+ * The example servers that ship with conduit, where this copy of it is installed (the bundle is
+ * dist/cli/bin.js): the help names them by a path that works from any folder.
+ */
+export function shippedExample(path: string): string {
+  return fileURLToPath(new URL(`../../examples/${path}`, import.meta.url));
+}
 
 export function helpText(): string {
   return `conduit — a terminal host for MCP servers
@@ -12,15 +21,22 @@ Usage:
   conduit read <server> <uri>
   conduit prompt <server> <name> [key=value …]
 
-A server is a name from a config, a URL (Streamable HTTP or HTTP+SSE; OAuth when it asks), or,
-with \`--\`, the stdio command that follows (then the one-shot commands take no <server>):
-  conduit call pack items=3 -- node examples/demo-server.mjs
+A server is a name from a config, a URL (Streamable HTTP or HTTP+SSE; OAuth when it asks, over
+https or on loopback), or, with \`--\`, the stdio command that follows (then the one-shot
+commands take no <server>). To try, a server that ships with conduit and needs only Node:
+  conduit call research topic=tides -- node ${shippedExample("servers/research-server.mjs")}
+and the trip planner, which shows every kind of request (it is built on the official server
+library: npm install @modelcontextprotocol/server zod beside conduit first):
+  conduit -- node ${shippedExample("demo-server.mjs")}
 
 Options:
   --config FILE             the mcpServers config to read (default: Claude Desktop's, Cursor's,
-                            Windsurf's and Claude Code's, then the project's .mcp.json,
-                            .vscode/mcp.json and .cursor/mcp.json; the first to name a server
-                            wins; a project's servers are connected only when named)
+                            Windsurf's, Claude Code's (this folder's first) and VS Code's, then
+                            the project's .mcp.json, .vscode/mcp.json and .cursor/mcp.json; the
+                            first to name a server wins; a project's servers are connected only
+                            when named)
+  --allow-env NAME          a variable a project's config may read (repeatable, or A,B); it
+                            reads only those its server lists in its "env" otherwise
   --root DIR                a root to share with servers (repeatable; default: the working directory)
   --sampling-command CMD    answer sampling requests with CMD: the request as JSON on its stdin,
                             the reply (text, or a CreateMessageResult as JSON) on its stdout

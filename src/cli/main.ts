@@ -11,9 +11,11 @@ import { runOneShot, type OneShot } from "./oneshot.js";
 import { Output, shownLine } from "./output.js";
 import { Repl } from "./repl.js";
 import { openSession } from "./session.js";
-import { loadConfigured, resolveTarget, stdioTarget, type NamedTarget } from "./targets.js";
+import { loadConfigured, type NamedTarget } from "./config-places.js";
+import { listServers } from "./servers-command.js";
+import { distinctTargets, resolveTarget, stdioTarget } from "./targets.js";
 import { TtyAsker } from "./tty-asker.js";
-import { ClientError, redactCommandLine } from "../index.js";
+import { ClientError } from "../index.js";
 
 const VERSION = "0.1.0";
 
@@ -32,11 +34,15 @@ export async function main(argv: readonly string[]): Promise<ExitCode> {
       process.stdout.write(`conduit ${VERSION}\n`);
       return EXIT.ok;
     }
-    if (parsed.command === "servers") return await listServers(parsed, out);
+    if (parsed.command === "servers") return listServers(await loadConfigured(parsed.config, reading(parsed)), out, env);
     return await run(parsed, out);
   } catch (error) {
     return fail(out, error);
   }
+}
+
+function reading(parsed: Parsed): { cwd: string; env: NodeJS.ProcessEnv; allowEnv: readonly string[] } {
+  return { cwd: process.cwd(), env: process.env, allowEnv: parsed.allowEnv };
 }
 
 function fail(out: Output, error: unknown): ExitCode {
@@ -56,30 +62,11 @@ function fail(out: Output, error: unknown): ExitCode {
   return code;
 }
 
-async function listServers(parsed: Parsed, out: Output): Promise<ExitCode> {
-  const configured = await loadConfigured(parsed.config, process.cwd(), process.env);
-  const servers = [...configured.servers.values()];
-  // What a config fills in from the environment may be a token: shown redacted, never as is.
-  const secrets = Object.entries(process.env)
-    .filter(([name, value]) => value !== undefined && /token|key|secret|pass|auth|cred/i.test(name))
-    .map(([, value]) => value!);
-  const shownTarget = (target: NamedTarget["target"]): string => ("command" in target ? redactCommandLine(target.command, target.args ?? [], secrets) : redactCommandLine(String(target.url), [], secrets));
-  if (out.json) {
-    out.document(servers.map(({ id, target, source }) => ({ name: id, source, type: "command" in target ? "stdio" : (target.transport ?? "http"), target: shownTarget(target) })));
-  } else {
-    if (configured.read.length === 0) out.line(out.out.dim("no config found (conduit --help lists where conduit looks)"));
-    for (const place of configured.read) out.line(out.out.dim(`${place.host}: ${place.path}`));
-    for (const { id, target, source } of servers) out.line(`  ${out.out.bold(shownLine(id, 40).padEnd(20))} ${shownLine(shownTarget(target), 160)}  ${out.out.dim(source)}`);
-  }
-  for (const problem of configured.problems) out.warn(`${problem.path}: ${shownLine(problem.message, 300)}`);
-  return EXIT.ok;
-}
-
 async function run(parsed: Parsed, out: Output): Promise<ExitCode> {
   const person = process.stdin.isTTY === true && process.stderr.isTTY === true;
   const oneShot = parsed.command !== "interactive";
   if (!oneShot && !person) throw new CliError("the interactive mode needs a terminal; in a script use the one-shot commands (conduit --help)", EXIT.usage);
-  const configured = await loadConfigured(parsed.config, process.cwd(), process.env);
+  const configured = await loadConfigured(parsed.config, reading(parsed));
   const flags = { headers: parsed.headers, name: parsed.name, transport: parsed.transport };
   let words = parsed.words;
   const targets: NamedTarget[] = [];
@@ -97,9 +84,12 @@ async function run(parsed: Parsed, out: Output): Promise<ExitCode> {
     if (targets.length === 0) targets.push(...[...configured.servers.values()].filter((named) => named.project !== true));
     if (targets.length === 0) throw new CliError("no server to connect to: give a name (conduit servers lists them), a URL or -- <command> (conduit --help)", EXIT.usage);
   }
+  // A one-shot command has one server, and its config may not have let it be read.
+  const [first] = targets;
+  if (oneShot && first?.error !== undefined) throw first.error;
   const asker: Asker = parsed.answers !== undefined ? await answersFrom(parsed.answers) : person ? new TtyAsker(out) : nobody;
   let repl: Repl | undefined;
-  const session = await openSession(targets, {
+  const session = await openSession(distinctTargets(targets), {
     out,
     asker,
     roots: parsed.roots.length > 0 ? parsed.roots : [process.cwd()],
@@ -109,6 +99,7 @@ async function run(parsed: Parsed, out: Output): Promise<ExitCode> {
     person,
     env: process.env,
     notices: !oneShot,
+    oneShot,
     onListChanged: (serverId) => repl?.listChanged(serverId),
   });
   try {

@@ -6,6 +6,7 @@ import { isTask, type CallToolResult, type ServerHandle } from "../index.js";
 import { CliError, EXIT, type ExitCode } from "./exit-codes.js";
 import type { Output } from "./output.js";
 import { shownLine } from "./output.js";
+import { noteTask } from "./notices.js";
 import { progressBar } from "./progress.js";
 import { printList, printPrompt, printResource, printToolResult } from "./render.js";
 import { toolArguments } from "./tool-args.js";
@@ -75,15 +76,12 @@ export async function callTool(server: ServerHandle, name: string, words: readon
     const support = tool.execution?.taskSupport;
     if (support !== "optional" && support !== "required") {
       // A server may still make a task of it (2026-07-28): the call follows it.
-      return await server.callTool(name, args, { signal, onProgress: bar.onProgress, onTask: (task) => out.note(out.err.dim(`task ${shownLine(task.taskId, 100)}: ${task.status}`)) });
+      return await server.callTool(name, args, { signal, onProgress: bar.onProgress, onTask: (task) => noteTask(out, server.id, task) });
     }
     const outcome = await server.callTool(name, args, { task: true, signal, onProgress: bar.onProgress });
     if (!isTask(outcome)) return outcome;
-    out.note(out.err.dim(`task ${shownLine(outcome.taskId, 100)}: ${outcome.status}`));
-    return await server.awaitTask(outcome, {
-      signal,
-      onStatus: (task) => out.note(out.err.dim(`task ${shownLine(task.taskId, 100)}: ${task.status}${task.statusMessage === undefined ? "" : ` — ${shownLine(task.statusMessage, 200)}`}`)),
-    });
+    noteTask(out, server.id, outcome);
+    return await server.awaitTask(outcome, { signal, onStatus: (task) => noteTask(out, server.id, task) });
   } finally {
     bar.done();
   }

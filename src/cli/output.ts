@@ -6,6 +6,7 @@
  */
 import picocolors from "picocolors";
 import { sanitize } from "../index.js";
+import { Notices } from "./notices.js";
 
 export type Colors = ReturnType<typeof picocolors.createColors>;
 
@@ -21,6 +22,8 @@ export class Output {
   readonly err: Colors;
   /** stderr is a terminal: progress bars and prompts may redraw it. */
   readonly live: boolean;
+  /** What servers repeat, told once (`notices.ts`). */
+  readonly notices = new Notices();
   /** A line being redrawn (a progress bar) that the next line must clear first. */
   private drawing = false;
 

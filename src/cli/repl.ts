@@ -15,6 +15,7 @@ import { printList, printPrompt, printResource, printTool, printToolResult } fro
 import type { Session } from "./session.js";
 import type { Asker } from "./asker.js";
 import { TtyAsker } from "./tty-asker.js";
+import { noteTask } from "./notices.js";
 import { toolArguments } from "./tool-args.js";
 import { splitWords } from "./words.js";
 
@@ -53,6 +54,8 @@ export class Repl {
   private readonly names = new Map<string, Names>();
   /** The listing under way for each server's names: completion waits for it. */
   private readonly learning = new Map<string, Promise<void>>();
+  /** Servers whose names are to be learnt again once the listing under way ends. */
+  private readonly relearn = new Set<string>();
   private readonly tasks = new Set<string>();
   private running: AbortController | undefined;
   /** The prompt being read, if one is. */
@@ -101,6 +104,7 @@ export class Repl {
         if (trimmed === "") continue;
         if (trimmed === "quit" || trimmed === "exit") break;
         this.running = new AbortController();
+        this.out.notices.settle();
         try {
           await this.dispatch(trimmed, this.running.signal);
         } catch (error) {
@@ -215,8 +219,25 @@ export class Repl {
     return names;
   }
 
+  /**
+   * Learns the server's names again: one listing at a time, and of the changes told while one
+   * runs (a server may tell five as it starts), one more listing after it, not one each.
+   */
   private learn(server: ServerHandle): void {
-    this.learning.set(server.id, this.list(server));
+    if (this.relearn.has(server.id)) return;
+    const running = this.learning.get(server.id);
+    if (running === undefined) {
+      this.learning.set(server.id, this.list(server));
+      return;
+    }
+    this.relearn.add(server.id);
+    this.learning.set(
+      server.id,
+      running.then(() => {
+        this.relearn.delete(server.id);
+        return this.list(server);
+      }),
+    );
   }
 
   private async list(server: ServerHandle): Promise<void> {
@@ -307,7 +328,8 @@ export class Repl {
         return;
       case "task": {
         const id = need(rest[0], "task <id>");
-        const result = await this.current.awaitTask(id, { signal, onStatus: (task) => out.note(out.err.dim(`task ${shownLine(task.taskId, 100)}: ${task.status}`)) });
+        const server = this.current;
+        const result = await server.awaitTask(id, { signal, onStatus: (task) => noteTask(out, server.id, task) });
         return printToolResult(out, result);
       }
       case "cancel":

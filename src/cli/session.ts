@@ -3,18 +3,28 @@
  * at once (four at a time). A URL target may need OAuth: the code flow through a loopback
  * redirect, with the tokens kept in a file of the user's (`~/.config/conduit/auth.json`, owner
  * only), and the authorization URL shown to the person; without a person it fails as "auth".
+ * OAuth is offered to https and loopback servers, the ones it may run for; a plain-http server
+ * elsewhere (on the LAN) is reached as it is. A server whose config entry could not be read is
+ * one of `failed`, with the reason.
  */
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { Client, fileStore, loopbackRedirect, type LoopbackRedirect, type ServerHandle, type ClientError, type RemoteTarget } from "../index.js";
+import { Client, ClientError, fileStore, loopbackRedirect, redactUrl, type ConfiguredServer, type ConnectAllOptions, type LoopbackRedirect, type ServerHandle, type RemoteTarget, type ServerTarget } from "../index.js";
 import type { Asker } from "./asker.js";
 import { CliError, EXIT } from "./exit-codes.js";
 import { terminalHandler, type TerminalHandler } from "./handler.js";
 import type { Output } from "./output.js";
-import type { NamedTarget } from "./targets.js";
+import type { NamedTarget } from "./config-places.js";
 
 /** The loopback port tried first, so that a registered redirect URI stays the same run to run. */
 const CALLBACK_PORT = 33418;
+
+/**
+ * A one-shot command's stdio servers get this long to exit after their stdin ends, and again
+ * after SIGTERM, once the result is written: a server that ignores the end of its input would
+ * otherwise hold the command for the library's default of 2 s twice over.
+ */
+export const ONE_SHOT_GRACE_MS = 100;
 
 export interface SessionOptions {
   out: Output;
@@ -28,6 +38,8 @@ export interface SessionOptions {
   env: NodeJS.ProcessEnv;
   /** Show list changes and other notifications as they come. */
   notices: boolean;
+  /** A one-shot command: its servers are ended at once when it is done (`ONE_SHOT_GRACE_MS`). */
+  oneShot: boolean;
   onListChanged?: ((serverId: string, kind: string) => void) | undefined;
 }
 
@@ -55,12 +67,13 @@ export async function openSession(targets: readonly NamedTarget[], options: Sess
     },
   });
   let loopback: LoopbackRedirect | undefined;
-  const remote = targets.filter((named) => "url" in named.target && named.target.auth === undefined);
-  if (remote.length > 0) loopback = await loopbackRedirect({ port: CALLBACK_PORT }).catch(() => loopbackRedirect());
+  if (targets.some((named) => named.target !== undefined && oauthMayRun(named.target))) loopback = await loopbackRedirect({ port: CALLBACK_PORT }).catch(() => loopbackRedirect());
   const set = (value: string | undefined): string | undefined => (value === undefined || value === "" ? undefined : value);
   const store = fileStore(join(set(options.env.XDG_CONFIG_HOME) ?? join(set(options.env.HOME) ?? homedir(), ".config"), "conduit", "auth.json"));
-  const servers = targets.map(({ id, target }) => {
-    if (loopback === undefined || !("url" in target) || target.auth !== undefined) return { id, target };
+  const servers = targets.map((named): ConfiguredServer => {
+    const { id, target } = named;
+    if (target === undefined) return { id, error: named.error };
+    if (loopback === undefined || !("url" in target) || !oauthMayRun(target)) return { id, target };
     const open = loopback;
     const withAuth: RemoteTarget = {
       ...target,
@@ -79,15 +92,38 @@ export async function openSession(targets: readonly NamedTarget[], options: Sess
     };
     return { id, target: withAuth };
   });
-  const { ready, failed } = await client.connectAll(servers, { connectTimeout: options.connectTimeout });
+  const { ready, failed } = await client.connectAll(servers, connectOptionsOf(options));
   return {
     client,
     handler,
     ready,
-    failed,
+    failed: failed.map(({ id, error }) => ({ id, error: withoutOAuth(error, targets.find((named) => named.id === id)?.target) })),
     close: async () => {
       await client.close();
       await loopback?.close();
     },
   };
+}
+
+/** What each server's connect is given: a one-shot command's stdio servers end at once. */
+export function connectOptionsOf(options: Pick<SessionOptions, "connectTimeout" | "oneShot">): ConnectAllOptions {
+  return options.oneShot ? { connectTimeout: options.connectTimeout, closeGracePeriod: ONE_SHOT_GRACE_MS } : { connectTimeout: options.connectTimeout };
+}
+
+/** A 401 from a server that was offered no OAuth (plain http, not on loopback) says why it was not. */
+function withoutOAuth(error: ClientError, target: ServerTarget | undefined): ClientError {
+  const status = (error.data as { status?: unknown } | undefined)?.status;
+  if (target === undefined || !("url" in target) || target.auth !== undefined || oauthMayRun(target) || status !== 401) return error;
+  return new ClientError("auth", `${error.message}; conduit runs OAuth only with https servers and those on loopback, which ${redactUrl(target.url)} is not`, { serverId: error.serverId, cause: error });
+}
+
+/**
+ * A URL server that may be given OAuth: https, or on loopback (the library refuses OAuth for a
+ * plain-http server elsewhere, which would send its tokens in the clear), and none set by the
+ * config.
+ */
+function oauthMayRun(target: ServerTarget): boolean {
+  if (!("url" in target) || target.auth !== undefined || !URL.canParse(String(target.url))) return false;
+  const url = new URL(target.url);
+  return url.protocol === "https:" || url.hostname === "localhost" || url.hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
 }

@@ -1,94 +1,12 @@
 /**
- * What `conduit` connects to: a stdio command after `--`, a URL, or servers by name from a
- * config: `--config FILE`, else the places where the hosts people already use keep theirs
- * (listed by `conduit servers`). The first place that names a server wins.
+ * What `conduit` connects to: a stdio command after `--`, a URL, or a server by name from a
+ * config (`config-places.ts`), each under an id. An id is what commands and `server:tool` name a
+ * server by, so it is kept to letters, digits, `_` and `-`: a URL's is made of its host, port and
+ * path (never its query, where tokens go), so that two servers on one host are two ids.
  */
-import { access } from "node:fs/promises";
-import { homedir } from "node:os";
-import { join } from "node:path";
-import { loadServerConfig, type ServerTarget } from "../index.js";
+import { redactUrl, type ServerTarget } from "../index.js";
+import type { Configured, NamedTarget } from "./config-places.js";
 import { CliError, EXIT } from "./exit-codes.js";
-
-export interface NamedTarget {
-  readonly id: string;
-  readonly target: ServerTarget;
-  /** Where it came from: a config file, "command line". */
-  readonly source: string;
-  /** From a project's config: connected only when named. */
-  readonly project?: boolean | undefined;
-}
-
-export interface ConfigPlace {
-  readonly host: string;
-  readonly path: string;
-  /** A project's file comes with the folder (a clone may bring one): never connected unasked. */
-  readonly scope: "user" | "project";
-}
-
-/**
- * The usual places: the user's own first, then the project's, so that a folder (a clone) cannot
- * put its own command under the name of one of the user's servers.
- */
-export function configPlaces(cwd: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): ConfigPlace[] {
-  const set = (value: string | undefined): string | undefined => (value === undefined || value === "" ? undefined : value);
-  const home = set(env.HOME) ?? set(env.USERPROFILE) ?? homedir();
-  const appData = set(env.APPDATA) ?? join(home, "AppData", "Roaming");
-  const claudeDesktop =
-    platform === "darwin"
-      ? join(home, "Library", "Application Support", "Claude", "claude_desktop_config.json")
-      : platform === "win32"
-        ? join(appData, "Claude", "claude_desktop_config.json")
-        : join(set(env.XDG_CONFIG_HOME) ?? join(home, ".config"), "Claude", "claude_desktop_config.json");
-  return [
-    { host: "Claude Desktop", path: claudeDesktop, scope: "user" },
-    { host: "Cursor", path: join(home, ".cursor", "mcp.json"), scope: "user" },
-    { host: "Windsurf", path: join(home, ".codeium", "windsurf", "mcp_config.json"), scope: "user" },
-    { host: "Claude Code", path: join(home, ".claude.json"), scope: "user" },
-    { host: "project (.mcp.json)", path: join(cwd, ".mcp.json"), scope: "project" },
-    { host: "VS Code (project)", path: join(cwd, ".vscode", "mcp.json"), scope: "project" },
-    { host: "Cursor (project)", path: join(cwd, ".cursor", "mcp.json"), scope: "project" },
-  ];
-}
-
-export interface Configured {
-  readonly servers: Map<string, NamedTarget>;
-  /** Files that exist but could not be read, each with why (shown by `conduit servers`). */
-  readonly problems: Array<{ path: string; message: string }>;
-  /** The files read, in order. */
-  readonly read: ConfigPlace[];
-}
-
-/** The servers of `--config FILE` (a bad file is a usage error), or of every usual place that exists. */
-export async function loadConfigured(explicit: string | undefined, cwd: string, env: NodeJS.ProcessEnv): Promise<Configured> {
-  const servers = new Map<string, NamedTarget>();
-  const problems: Array<{ path: string; message: string }> = [];
-  const read: ConfigPlace[] = [];
-  const places: ConfigPlace[] = explicit === undefined ? configPlaces(cwd, env) : [{ host: "--config", path: explicit, scope: "user" }];
-  for (const place of places) {
-    if (explicit === undefined && !(await exists(place.path))) continue;
-    let found;
-    try {
-      found = await loadServerConfig(place.path, { env });
-    } catch (error) {
-      if (explicit !== undefined) throw new CliError((error as Error).message, EXIT.usage);
-      // Claude Code's file holds much else; one without servers is not a problem.
-      if (place.host !== "Claude Code") problems.push({ path: place.path, message: (error as Error).message });
-      continue;
-    }
-    read.push(place);
-    for (const { id, target } of found) if (!servers.has(id)) servers.set(id, { id, target, source: place.path, project: place.scope === "project" });
-  }
-  return { servers, problems, read };
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export interface TargetFlags {
   /** `--header "Name: value"`, for URL targets. */
@@ -99,19 +17,18 @@ export interface TargetFlags {
   transport: "sse" | "streamable-http" | undefined;
 }
 
+/** The longest id made from a command or a URL. */
+const MAX_ID = 64;
+
 /** A command-line target: a URL, or the name of a configured server. */
 export function resolveTarget(spec: string, configured: Configured, flags: TargetFlags): NamedTarget {
   if (/^https?:\/\//i.test(spec)) {
-    let url: URL;
-    try {
-      url = new URL(spec);
-    } catch {
-      throw new CliError(`not a URL: ${spec}`, EXIT.usage);
-    }
+    if (!URL.canParse(spec)) throw new CliError(`not a URL: ${redactUrl(spec)}`, EXIT.usage);
+    const url = new URL(spec);
     const target: ServerTarget = { url: url.href };
     if (flags.headers.length > 0) target.headers = headersOf(flags.headers);
     if (flags.transport !== undefined) target.transport = flags.transport;
-    return { id: url.hostname.replace(/[^a-zA-Z0-9_-]/g, "_") || "remote", target, source: "command line" };
+    return { id: idOfUrl(url), target, source: "command line" };
   }
   const found = configured.servers.get(spec);
   if (found === undefined) {
@@ -119,6 +36,16 @@ export function resolveTarget(spec: string, configured: Configured, flags: Targe
     throw new CliError(`no server named "${spec}"${known.length === 0 ? " (no config names any: give a URL, `-- <command>`, or --config FILE)" : `; configured: ${known.join(", ")}`}`, EXIT.usage);
   }
   return found;
+}
+
+/**
+ * `127_0_0_1_3001_mcp` of `http://127.0.0.1:3001/mcp`: host, port and path, of the URL as
+ * redacted (a token in the path is not part of an id, which is shown everywhere).
+ */
+export function idOfUrl(url: URL): string {
+  const shown = new URL(redactUrl(url));
+  const parts = [shown.hostname, shown.port, ...shown.pathname.split("/")];
+  return idOf(parts.join("_")) || "remote";
 }
 
 /** The stdio server after `--`. */
@@ -130,13 +57,43 @@ export function stdioTarget(command: readonly string[], name: string | undefined
   return { id: id || "stdio", target: { command: program, args }, source: "command line" };
 }
 
+/**
+ * One id per server: a target named twice (the same id for the same target) is connected once;
+ * a different target whose id is taken gets the first free `id-2`, `id-3`, ….
+ */
+export function distinctTargets(targets: readonly NamedTarget[]): NamedTarget[] {
+  const byId = new Map<string, NamedTarget>();
+  for (const named of targets) {
+    const taken = byId.get(named.id);
+    if (taken !== undefined && sameTarget(taken, named)) continue;
+    let id = named.id;
+    for (let n = 2; byId.has(id); n++) id = `${named.id}-${n}`;
+    byId.set(id, { ...named, id });
+  }
+  return [...byId.values()];
+}
+
+function sameTarget(a: NamedTarget, b: NamedTarget): boolean {
+  return a.error === undefined && b.error === undefined && JSON.stringify(a.target) === JSON.stringify(b.target);
+}
+
 /** `notes-server` of `examples/notes-server.mjs`; `server-everything` of `…/server-everything/dist/index.js`. */
 function nameOf(path: string): string {
   const parts = path.split(/[\\/]/).filter(Boolean);
   let name = (parts.pop() ?? "").replace(/\.[cm]?[jt]s$/, "");
   // An entry point says little: the package it belongs to says more.
   while (/^(index|main|cli|server|bin|dist|build|lib|src|out)$/.test(name) && parts.length > 0) name = parts.pop()!;
-  return name.replace(/[^a-zA-Z0-9_-]/g, "_");
+  return idOf(name);
+}
+
+/** Letters, digits, `_` and `-` only, each run of anything else one `_`, at most `MAX_ID` characters. */
+function idOf(text: string): string {
+  const id = text.replace(/[^a-zA-Z0-9_-]+/g, "_").replace(/_{2,}/g, "_");
+  let start = 0;
+  while (start < id.length && (id[start] === "_" || id[start] === "-")) start++;
+  let end = Math.min(id.length, start + MAX_ID);
+  while (end > start && (id[end - 1] === "_" || id[end - 1] === "-")) end--;
+  return id.slice(start, end);
 }
 
 function headersOf(lines: readonly string[]): Record<string, string> {
@@ -145,7 +102,7 @@ function headersOf(lines: readonly string[]): Record<string, string> {
     const at = line.indexOf(":");
     // The value is not repeated: a header is where tokens go.
     if (at <= 0) throw new CliError('each --header must be "Name: value" (one has no name before a colon)', EXIT.usage);
-    headers[line.slice(0, at).trim().toLowerCase()] = line.slice(at + 1).trim();
+    Object.defineProperty(headers, line.slice(0, at).trim().toLowerCase(), { value: line.slice(at + 1).trim(), enumerable: true, writable: true, configurable: true });
   }
   return headers;
 }

@@ -1,9 +1,10 @@
 // `conduit`'s interactive mode in a real pseudo-terminal (tmux), against the demo server: a
 // form with a secret field (which never appears on the screen), a URL declined, a sampling
 // reply typed in, a progress bar that ends, completion, a task that asks a question, and
-// leaving. Runs the built command (dist/cli/bin.js): `npm test` builds first.
+// leaving; notices that servers repeat told once; several servers, two on one host, one whose
+// config entry cannot be used. Runs the built command (dist/cli/bin.js): `npm test` builds first.
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,6 +13,7 @@ import { openTerminal, type Terminal } from "../helpers/terminal.js";
 import { approve, startOAuthServers } from "../helpers/oauth-server.js";
 import { startRawStdio } from "../helpers/raw-stdio.js";
 import { needs } from "../helpers/system-tools.js";
+import { officialHttp } from "../helpers/official.js";
 
 const BIN = fileURLToPath(new URL("../../dist/cli/bin.js", import.meta.url));
 const DEMO = fileURLToPath(new URL("../../examples/demo-server.mjs", import.meta.url));
@@ -145,7 +147,8 @@ describe("conduit against a server behind OAuth", needs("tmux"), () => {
       const back = await approve(url);
       expect(new URL(back).hostname).toBe("127.0.0.1");
       await (await fetch(back)).text();
-      await t.waitFor("127_0_0_1> ");
+      // The id of a URL server is its host, port and path.
+      await t.waitFor(/127_0_0_1_\d+_\S*> /);
       await t.type("quit");
       await t.press("Enter");
       expect(await t.exited()).toBe(0);
@@ -192,6 +195,72 @@ describe("conduit when a server asks while the prompt waits", needs("tmux"), () 
       expect(screen).not.toContain("unknown command");
     } finally {
       await raw.close();
+    }
+  });
+});
+
+describe("conduit's notices", needs("tmux"), () => {
+  it("tells a list change once until the next command, and a task's status once until it changes", async () => {
+    const raw = await startRawStdio();
+    raw.autoInitialize({ capabilities: { tools: { listChanged: true }, resources: {} } });
+    raw.handle("tools/list", () => ({ tools: [] }));
+    try {
+      const t = await openTerminal([process.execPath, BIN, "--name", "raw", "--", raw.target.command, ...raw.target.args]);
+      await t.waitFor("raw> ");
+      const burst = async (marker: string) => {
+        for (let i = 0; i < 5; i++) await raw.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+        for (let i = 0; i < 3; i++) await raw.send({ jsonrpc: "2.0", method: "notifications/tasks/status", params: { taskId: "t-1", status: "working", createdAt: "2025-01-01T00:00:00Z", lastUpdatedAt: "2025-01-01T00:00:00Z", ttl: null } });
+        // Notifications reach the Handler in order, one at a time: once this one shows, the burst has.
+        await raw.send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: `mem://${marker}` } });
+        return t.waitFor(`resource updated: mem://${marker}`);
+      };
+      const first = await burst("first");
+      expect(first.match(/\[raw\] its tools changed/g)).toHaveLength(1);
+      expect(first.match(/task t-1: working/g)).toHaveLength(1);
+      // After a command of the person's, a change is news again; the task's status is not.
+      await t.type("servers");
+      await t.press("Enter");
+      await t.waitFor(/raw \(in use\)[\s\S]*raw> \s*$/);
+      const second = await burst("second");
+      expect(second.match(/\[raw\] its tools changed/g)).toHaveLength(2);
+      expect(second.match(/task t-1: working/g)).toHaveLength(1);
+    } finally {
+      await raw.close();
+    }
+  });
+});
+
+describe("conduit with several servers", needs("tmux"), () => {
+  it("gives two URL servers on one host two ids", async () => {
+    const one = await officialHttp("legacy");
+    const two = await officialHttp("legacy");
+    try {
+      const t = await openTerminal([process.execPath, BIN, one.url, two.url]);
+      const port = (url: string) => new URL(url).port;
+      const screen = await t.waitFor(/> $/m);
+      expect(screen).toContain(`● 127_0_0_1_${port(one.url)}_mcp`);
+      expect(screen).toContain(`● 127_0_0_1_${port(two.url)}_mcp`);
+      expect(screen).not.toContain("already connected");
+      await t.type("quit");
+      await t.press("Enter");
+      expect(await t.exited()).toBe(0);
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+
+  it("says which server of a config could not be used and why, and connects the others", async () => {
+    const home = mkdtempSync(join(tmpdir(), "conduit-config-"));
+    try {
+      const config = join(home, "mcp.json");
+      writeFileSync(config, JSON.stringify({ mcpServers: { demo: { command: process.execPath, args: [DEMO] }, github: { command: "npx", args: ["-y", "@modelcontextprotocol/server-github"], env: { GITHUB_PERSONAL_ACCESS_TOKEN: "${env:CONDUIT_TEST_UNSET_TOKEN}" } } } }));
+      const t = await openTerminal([process.execPath, BIN, "--config", config], { HOME: home });
+      const screen = await t.waitFor("demo> ");
+      expect(screen).toContain("● demo");
+      expect(screen).toMatch(/● github {2}server "github" in the config: "env\.GITHUB_PERSONAL_ACCESS_TOKEN" names the environment variable CONDUIT_TEST_UNSET_TOKEN, which is not set/);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
     }
   });
 });

@@ -2,13 +2,13 @@
 // against real servers (the bundled examples, the official test server, server-everything, an
 // OAuth-protected one), checking stdout, stderr and the exit code of each kind of failure.
 // Runs the built command (dist/cli/bin.js): `npm test` builds first.
-import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFile, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EVERYTHING_SERVER, OFFICIAL_SERVER } from "../helpers/official.js";
+import { EVERYTHING_SERVER, OFFICIAL_SERVER, officialHttp } from "../helpers/official.js";
 import { startOAuthServers, type OAuthServers } from "../helpers/oauth-server.js";
 
 const BIN = fileURLToPath(new URL("../../dist/cli/bin.js", import.meta.url));
@@ -37,6 +37,13 @@ function conduit(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEn
 
 const official = ["--", node, OFFICIAL_SERVER, "stdio", "--era", "legacy"];
 
+/**
+ * The test servers' 127.0.0.1 under a name that the loopback rule of OAuth ("https, or
+ * localhost, [::1] or 127.x") does not know, as a LAN address would be: a connection to 0.0.0.0
+ * goes to this host's loopback (Linux, macOS).
+ */
+const OFF_LOOPBACK_NAME = "0.0.0.0";
+
 beforeAll(() => {
   if (!existsSync(BIN)) throw new Error("dist/cli/bin.js is missing: run `npm run build` (npm test does)");
 });
@@ -46,7 +53,17 @@ describe("conduit one-shot", () => {
     const { code, stdout } = await conduit(["--help"]);
     expect(code).toBe(0);
     expect(stdout).toMatch(/Exit codes:/);
-    for (const row of [/ 0 {2}ok/, / 1 {2}tool error/, / 2 {2}usage/, / 3 {2}unreachable/, / 4 {2}auth/, / 5 {2}protocol/, / 6 {2}timeout/, / 7 {2}refused/, / 8 {2}input needed/]) expect(stdout).toMatch(row);
+    for (const row of [/ 0 {2}ok/, / 1 {2}tool error/, / 2 {2}usage/, / 3 {2}unreachable/, / 4 {2}auth/, / 5 {2}protocol/, / 6 {2}timeout/, / 7 {2}refused/, / 8 {2}input needed/, / 74 {2}output/]) expect(stdout).toMatch(row);
+  });
+
+  it("names in --help example servers by paths that exist from any folder, and its first example runs", async () => {
+    const { stdout } = await conduit(["--help"]);
+    const paths = [...stdout.matchAll(/ -- node (\S+)/g)].map((match) => match[1]!);
+    expect(paths.length).toBeGreaterThanOrEqual(2);
+    for (const path of paths) expect(existsSync(path), path).toBe(true);
+    const listed = await conduit(["list", "--", node, paths[0]!]);
+    expect(listed).toMatchObject({ code: 0, stderr: "" });
+    expect(listed.stdout).toMatch(/research/);
   });
 
   it("lists, calls, reads and gets a prompt, as text and as JSON", async () => {
@@ -153,7 +170,7 @@ describe("conduit one-shot", () => {
   it("finds servers in the usual config places (the user's winning a name), names them redacted with `servers`, and calls them by name", async () => {
     const project = mkdtempSync(join(home, "project-"));
     // A folder's config cannot take the name of one of the user's servers.
-    writeFileSync(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { notes: { command: "shadowed-by-the-users" }, local: { command: node, args: [NOTES, "--token", "${PROJECT_TOKEN}"] } } }));
+    writeFileSync(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { notes: { command: "shadowed-by-the-users" }, local: { command: node, args: [NOTES, "--token", "${PROJECT_TOKEN}"], env: { PROJECT_TOKEN: "${PROJECT_TOKEN}" } } } }));
     mkdirSync(join(home, ".cursor"), { recursive: true });
     writeFileSync(join(home, ".cursor", "mcp.json"), JSON.stringify({ mcpServers: { notes: { command: node, args: [NOTES] }, remote: { url: "https://mcp.example.com/mcp?api_key=${PROJECT_TOKEN}" } } }));
     const env = { PROJECT_TOKEN: "tok-VERY-SECRET" };
@@ -190,4 +207,142 @@ describe("conduit against a server behind OAuth", () => {
     expect(ran.stderr).toMatch(/needs an authorization/);
     expect(servers.authorizations).toHaveLength(0);
   });
+
+  it("ends with 4, saying why, when a plain-http server off loopback asks for an authorization (OAuth would send its tokens in the clear)", async () => {
+    // Servers of its own: the tracker closes what a test started once it ends.
+    const own = await startOAuthServers();
+    const ran = await conduit(["list", own.resourceUrl.replace("127.0.0.1", OFF_LOOPBACK_NAME)]);
+    expect(ran.code).toBe(4);
+    expect(ran.stderr).toMatch(/answered HTTP 401.*; conduit runs OAuth only with https servers and those on loopback, which http:\/\/0\.0\.0\.0:\d+\/mcp is not/);
+    expect(own.authorizations).toHaveLength(0);
+  });
 });
+
+describe("conduit as a new user meets it", () => {
+  it("reaches a plain-http server that needs no OAuth on an address that is not loopback", async () => {
+    const server = await officialHttp("legacy");
+    try {
+      // OAuth, which needs https there, is not offered, and the server, which asks for none, is
+      // reached as it is.
+      const lan = server.url.replace("127.0.0.1", OFF_LOOPBACK_NAME);
+      const ran = await conduit(["list", lan]);
+      expect(ran.stderr).toBe("");
+      expect(ran.code).toBe(0);
+      expect(ran.stdout).toMatch(/echo\s+Echoes the text back/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("ends quietly, with the command's own code, when the reader closes stdout early (conduit list … | head -1)", async () => {
+    const ran = await new Promise<Ran>((resolve) => {
+      const child = spawn(node, [BIN, "list", "--", node, NOTES], { cwd: home, env: { ...process.env, HOME: home, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+      // The reading end is gone before conduit writes a line: each write meets EPIPE.
+      child.stdout.destroy();
+      let stderr = "";
+      child.stderr.setEncoding("utf8");
+      child.stderr.on("data", (text: string) => (stderr += text));
+      child.once("close", (code) => resolve({ code, stdout: "", stderr }));
+    });
+    expect(ran.stderr).toBe("");
+    expect(ran.code).toBe(0);
+  });
+
+  it("fails a server whose config names an unset variable alone, saying which and why; the config's others are used", async () => {
+    const config = join(home, "one-unset.json");
+    writeFileSync(config, JSON.stringify({ mcpServers: { notes: { command: node, args: [NOTES] }, github: { command: "npx", args: ["-y", "@modelcontextprotocol/server-github"], env: { GITHUB_PERSONAL_ACCESS_TOKEN: "${env:CONDUIT_TEST_UNSET_TOKEN}" } } } }));
+    expect((await conduit(["call", "--config", config, "notes", "word_count"])).code).toBe(0);
+    const github = await conduit(["call", "--config", config, "github", "search_repositories", "query=x"]);
+    expect(github.code).toBe(2);
+    expect(github.stderr).toContain('server "github" in the config: "env.GITHUB_PERSONAL_ACCESS_TOKEN" names the environment variable CONDUIT_TEST_UNSET_TOKEN, which is not set');
+    const listed = await conduit(["servers", "--config", config, "--format", "json"]);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      { name: "notes", source: config, type: "stdio", target: `${node} ${NOTES}` },
+      { name: "github", source: config, error: expect.stringContaining("CONDUIT_TEST_UNSET_TOKEN, which is not set") },
+    ]);
+  });
+
+  it("redacts in `conduit servers` what a command line or URL hides secrets in: -e NAME=value, env NAME=value, a short flag's secret, a URL's fragment", async () => {
+    const config = join(home, "secrets.json");
+    const servers = {
+      docker: { command: "docker", args: ["run", "-i", "--rm", "-e", "GITHUB_PERSONAL_ACCESS_TOKEN=github_pat_11AAAAAAA0123456789", "ghcr.io/github/github-mcp-server"] },
+      env: { command: "env", args: ["BRAVE_API_KEY=BSAkeyvalue0123456789xyz", "npx", "-y", "@brave/brave-search-mcp-server"] },
+      short: { command: "npx", args: ["-y", "some-mcp", "-k", "8f14e45fceea167a5a36dedd4bea2543", "-p", "3000"] },
+      linked: { url: "https://mcp.example.com/mcp#access_token=frag-SECRET-1" },
+    };
+    writeFileSync(config, JSON.stringify({ mcpServers: servers }));
+    const listed = await conduit(["servers", "--config", config, "--format", "json"]);
+    expect((JSON.parse(listed.stdout) as Array<{ target: string }>).map((server) => server.target)).toEqual([
+      "docker run -i --rm -e GITHUB_PERSONAL_ACCESS_TOKEN=*** ghcr.io/github/github-mcp-server",
+      "env BRAVE_API_KEY=*** npx -y @brave/brave-search-mcp-server",
+      "npx -y some-mcp -k *** -p 3000",
+      "https://mcp.example.com/mcp#***",
+    ]);
+    const asText = await conduit(["servers", "--config", config]);
+    for (const secret of ["github_pat_11AAAAAAA0123456789", "BSAkeyvalue0123456789xyz", "8f14e45fceea167a5a36dedd4bea2543", "frag-SECRET-1"]) expect(asText.stdout + asText.stderr).not.toContain(secret);
+  });
+
+  it("lets a project's config read only the variables its servers list, or --allow-env names", async () => {
+    const project = mkdtempSync(join(home, "cloned-"));
+    writeFileSync(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { collect: { url: "https://collect.example/mcp?k=${env:CONDUIT_TEST_CLOUD_KEY}" }, listed: { command: node, args: [NOTES], env: { CONDUIT_TEST_CLOUD_KEY: "${CONDUIT_TEST_CLOUD_KEY}" } } } }));
+    const env = { CONDUIT_TEST_CLOUD_KEY: "cloud-VERY-SECRET" };
+    const listed = await conduit(["servers", "--format", "json"], { cwd: project, env });
+    const shown = JSON.parse(listed.stdout) as Array<{ name: string; error?: string }>;
+    expect(shown.find((server) => server.name === "collect")?.error).toContain("names the environment variable CONDUIT_TEST_CLOUD_KEY, which a project's config may read only when the server lists it");
+    expect(listed.stdout).not.toContain("VERY-SECRET");
+    expect((await conduit(["call", "listed", "word_count"], { cwd: project, env })).code).toBe(0);
+    const allowed = await conduit(["servers", "--format", "json", "--allow-env", "CONDUIT_TEST_CLOUD_KEY"], { cwd: project, env });
+    expect((JSON.parse(allowed.stdout) as Array<{ name: string; target?: string }>).find((server) => server.name === "collect")?.target).toBe("https://collect.example/mcp?k=***");
+  });
+
+  it("reads Claude Code's servers for this folder (its local scope) and VS Code's user mcp.json", async () => {
+    const user = mkdtempSync(join(tmpdir(), "conduit-user-"));
+    const folder = mkdtempSync(join(user, "app-"));
+    try {
+      writeFileSync(join(user, ".claude.json"), JSON.stringify({ mcpServers: { everywhere: { command: node, args: [NOTES] } }, projects: { [folder]: { mcpServers: { local: { command: node, args: [NOTES, "--local"] } } }, "/elsewhere": { mcpServers: { other: { command: "x" } } } } }));
+      mkdirSync(join(user, ".config", "Code", "User"), { recursive: true });
+      writeFileSync(join(user, ".config", "Code", "User", "mcp.json"), JSON.stringify({ inputs: [{ type: "promptString", id: "key", description: "API key", password: true }], servers: { vs: { type: "stdio", command: node, args: [NOTES] }, asks: { type: "http", url: "https://x.example/mcp", headers: { Authorization: "Bearer ${input:key}" } } } }));
+      const env = { HOME: user, XDG_CONFIG_HOME: join(user, ".config") };
+      const listed = await conduit(["servers", "--format", "json"], { cwd: folder, env });
+      const shown = JSON.parse(listed.stdout) as Array<{ name: string; source: string; error?: string }>;
+      expect(shown.map((server) => [server.name, server.source])).toEqual([
+        ["local", join(user, ".claude.json")],
+        ["everywhere", join(user, ".claude.json")],
+        ["vs", join(user, ".config", "Code", "User", "mcp.json")],
+        ["asks", join(user, ".config", "Code", "User", "mcp.json")],
+      ]);
+      expect(shown[3]!.error).toContain("names ${input:key} (API key), an input only VS Code can ask for");
+      expect((await conduit(["call", "vs", "word_count"], { cwd: folder, env })).code).toBe(0);
+    } finally {
+      rmSync(user, { recursive: true, force: true });
+    }
+  });
+
+  it("ends a server that ignores the end of its input with SIGTERM to its group once the result is written", async () => {
+    const marker = join(home, "stubborn-ended");
+    const stubborn = join(home, "stubborn-server.mjs");
+    writeFileSync(stubborn, STUBBORN_SERVER);
+    const ran = await conduit(["list", "--", node, stubborn, marker]);
+    expect(ran).toMatchObject({ code: 0, stderr: "" });
+    expect(ran.stdout).toMatch(/^ {2}only\b/);
+    expect(readFileSync(marker, "utf8")).toBe("stdin ended\nSIGTERM\n");
+  });
+});
+
+/** A stdio server that keeps running when its stdin ends, and writes down how it was ended. */
+const STUBBORN_SERVER = `
+import { appendFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+const marker = process.argv[2];
+setInterval(() => {}, 1 << 30);
+process.on("SIGTERM", () => { appendFileSync(marker, "SIGTERM\\n"); process.exit(0); });
+const lines = createInterface({ input: process.stdin });
+lines.on("close", () => appendFileSync(marker, "stdin ended\\n"));
+lines.on("line", (line) => {
+  const m = JSON.parse(line);
+  const answer = (body) => process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: m.id, ...body }) + "\\n");
+  if (m.method === "initialize") answer({ result: { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "stubborn", version: "1" } } });
+  else if (m.method === "tools/list") answer({ result: { tools: [{ name: "only", inputSchema: { type: "object" } }] } });
+  else if (m.id !== undefined) answer({ error: { code: -32601, message: "no such method" } });
+});
+`;
