@@ -30,11 +30,45 @@ export interface SharedAcrossConnections {
   authorizer?: OAuthAuthorizer | undefined;
 }
 
-export function createTransport(target: ServerTarget, options: ConnectOptions, logger: Logger, agents: HttpAgents, clientName: string, shared: SharedAcrossConnections = {}): Transport {
+/**
+ * Checks a target as every connect does, before anything starts: `connect` and `connectAll`
+ * (which checks them all before the first connect) call this one function.
+ */
+export function checkTarget(target: unknown): asserts target is ServerTarget {
   if (typeof target !== "object" || target === null) throw new InvalidArgumentError("a server target must be an object");
+  const given = target as Record<string, unknown>;
+  if ("command" in given) {
+    knownKeys("a stdio target", given, STDIO_TARGET_KEYS);
+    if (typeof given.command !== "string" || given.command === "") throw new InvalidArgumentError("a stdio target needs a non-empty `command`");
+    const args: unknown = given.args;
+    if (args !== undefined && (!Array.isArray(args) || !(args as unknown[]).every((arg) => typeof arg === "string"))) throw new InvalidArgumentError("a stdio target's `args` must be an array of strings");
+    stringMap("a stdio target's `env`", given.env);
+    if (given.cwd !== undefined && typeof given.cwd !== "string") throw new InvalidArgumentError("a stdio target's `cwd` must be a string");
+    if (given.inheritEnv !== undefined && typeof given.inheritEnv !== "boolean") throw new InvalidArgumentError("a stdio target's `inheritEnv` must be a boolean");
+    return;
+  }
+  if (!("url" in given)) throw new InvalidArgumentError("a server target needs either `command` (stdio) or `url` (Streamable HTTP)");
+  knownKeys("an HTTP target", given, REMOTE_TARGET_KEYS);
+  const url = typeof given.url === "string" || given.url instanceof URL ? String(given.url) : "";
+  const protocol = URL.canParse(url) ? new URL(url).protocol : "";
+  if (protocol !== "http:" && protocol !== "https:") throw new InvalidArgumentError("an HTTP target needs an http: or https: `url`");
+  stringMap("an HTTP target's `headers`", given.headers);
+  if (given.transport !== undefined && given.transport !== "sse" && given.transport !== "streamable-http") throw new InvalidArgumentError('an HTTP target\'s `transport` is "streamable-http" or "sse"');
+  if (given.fetch !== undefined && typeof given.fetch !== "function") throw new InvalidArgumentError("an HTTP target's `fetch` must be a function");
+  if (given.auth !== undefined) checkAuthOptions(given.auth as AuthOptions);
+}
+
+function stringMap(what: string, value: unknown): void {
+  if (value === undefined) return;
+  if (typeof value !== "object" || value === null || Array.isArray(value) || !Object.values(value).every((item) => typeof item === "string")) {
+    throw new InvalidArgumentError(`${what} must be an object of strings`);
+  }
+}
+
+export function createTransport(target: ServerTarget, options: ConnectOptions, logger: Logger, agents: HttpAgents, clientName: string, shared: SharedAcrossConnections = {}): Transport {
+  checkTarget(target);
   const maxMessageBytes = options.maxMessageBytes ?? CONNECT_DEFAULTS.maxMessageBytes;
   if ("command" in target) {
-    knownKeys("a stdio target", target, STDIO_TARGET_KEYS);
     return new StdioTransport(target, {
       maxMessageBytes,
       closeGracePeriod: options.closeGracePeriod ?? CONNECT_DEFAULTS.closeGracePeriod,
@@ -43,15 +77,11 @@ export function createTransport(target: ServerTarget, options: ConnectOptions, l
       onStderr: options.onStderr,
     });
   }
-  if ("url" in target) {
-    knownKeys("an HTTP target", target, REMOTE_TARGET_KEYS);
-    const { auth, ...http } = target;
-    // One authorizer for every connection of the server: a restart keeps its tokens.
-    const authorizer = auth === undefined ? undefined : (shared.authorizer ??= authorizerFor(http, checkAuthOptions(auth), clientName, logger));
-    const endWhenUnreachable = options.restart !== undefined && options.restart !== false;
-    return new HttpTransport(http, { logger, maxMessageBytes, agents, authorizer, endWhenUnreachable });
-  }
-  throw new InvalidArgumentError("a server target needs either `command` (stdio) or `url` (Streamable HTTP)");
+  const { auth, ...http } = target;
+  // One authorizer for every connection of the server: a restart keeps its tokens.
+  const authorizer = auth === undefined ? undefined : (shared.authorizer ??= authorizerFor(http, auth, clientName, logger));
+  const endWhenUnreachable = options.restart !== undefined && options.restart !== false;
+  return new HttpTransport(http, { logger, maxMessageBytes, agents, authorizer, endWhenUnreachable });
 }
 
 function checkAuthOptions(auth: AuthOptions): AuthOptions {

@@ -8,13 +8,11 @@ import { ClientError, InvalidArgumentError } from "../util/errors.js";
 import { knownKeys } from "../util/arguments.js";
 import { CONNECT_KEYS, checkConnectOptions, type ConnectOptions } from "../options.js";
 import { checkPin } from "../protocol/versions.js";
-import { HTTP_TARGET_KEYS } from "../transport/http.js";
-import { STDIO_TARGET_KEYS } from "../transport/stdio.js";
-import { restartPolicy } from "./restart.js";
+import { checkTarget } from "../targets.js";
+import { restartPolicy } from "../restart-policy.js";
 import type { ConfiguredServer } from "./config.js";
 
 export const CONNECT_ALL_KEYS: ReadonlySet<string> = new Set([...CONNECT_KEYS, "concurrency"]);
-const REMOTE_TARGET_KEYS: ReadonlySet<string> = new Set([...HTTP_TARGET_KEYS, "auth"]);
 
 /** The options every connect will be given, as `connect` itself checks them. */
 export function checkConnectAllOptions(options: ConnectOptions & { concurrency?: unknown }): void {
@@ -44,36 +42,16 @@ export function checkServers(given: unknown): readonly ConfiguredServer[] {
       if (!(error instanceof ClientError)) throw new InvalidArgumentError(`connectAll's server "${id}": \`error\` must be a ClientError (as loadServerConfig gives)`);
       return;
     }
-    checkTarget(id, target);
+    checkServerTarget(id, target);
   });
   return servers as readonly ConfiguredServer[];
 }
 
-function checkTarget(id: string, target: unknown): void {
-  const where = `connectAll's server "${id}"`;
-  if (typeof target !== "object" || target === null) throw new InvalidArgumentError(`${where} needs a target object`);
-  const given = target as Record<string, unknown>;
-  if ("command" in given) {
-    knownKeys(`${where}: a stdio target`, given, STDIO_TARGET_KEYS);
-    if (typeof given.command !== "string" || given.command === "") throw new InvalidArgumentError(`${where}: a stdio target needs a non-empty \`command\``);
-    const args: unknown = given.args;
-    if (args !== undefined && (!Array.isArray(args) || !(args as unknown[]).every((arg) => typeof arg === "string"))) throw new InvalidArgumentError(`${where}: \`args\` must be an array of strings`);
-    stringMap(where, "env", given.env);
-    if (given.cwd !== undefined && typeof given.cwd !== "string") throw new InvalidArgumentError(`${where}: \`cwd\` must be a string`);
-    return;
-  }
-  if (!("url" in given)) throw new InvalidArgumentError(`${where} needs either \`command\` (stdio) or \`url\` (Streamable HTTP)`);
-  knownKeys(`${where}: an HTTP target`, given, REMOTE_TARGET_KEYS);
-  const url = typeof given.url === "string" || given.url instanceof URL ? String(given.url) : "";
-  const protocol = URL.canParse(url) ? new URL(url).protocol : "";
-  if (protocol !== "http:" && protocol !== "https:") throw new InvalidArgumentError(`${where} needs an http: or https: \`url\``);
-  stringMap(where, "headers", given.headers);
-  if (given.transport !== undefined && given.transport !== "sse" && given.transport !== "streamable-http") throw new InvalidArgumentError(`${where}: \`transport\` is "streamable-http" or "sse"`);
-}
-
-function stringMap(where: string, name: string, value: unknown): void {
-  if (value === undefined) return;
-  if (typeof value !== "object" || value === null || Array.isArray(value) || !Object.values(value).every((item) => typeof item === "string")) {
-    throw new InvalidArgumentError(`${where}: \`${name}\` must be an object of strings`);
+function checkServerTarget(id: string, target: unknown): void {
+  try {
+    checkTarget(target);
+  } catch (error) {
+    if (error instanceof InvalidArgumentError) throw new InvalidArgumentError(`connectAll's server "${id}": ${error.message}`);
+    throw error;
   }
 }

@@ -59,6 +59,23 @@ describe("connect", () => {
     await expectUnknownKey(() => client.connect("s", target, options), key, nearest);
     expect(client.servers()).toEqual([]);
   });
+
+  it("refuses a target's bad value as connectAll does, with a TypeError and nothing started", async () => {
+    const client = track(new Client(BASE));
+    const bad: Array<[unknown, RegExp]> = [
+      [{ command: "node", args: [1] }, /`args` must be an array of strings/],
+      [{ command: "node", env: { A: 1 } }, /`env` must be an object of strings/],
+      [{ command: "node", cwd: 5 }, /`cwd` must be a string/],
+      [{ url: "https://x.example/mcp", headers: { a: 1 } }, /`headers` must be an object of strings/],
+      [{ url: "https://x.example/mcp", fetch: "yes" }, /`fetch` must be a function/],
+    ];
+    for (const [target, message] of bad) {
+      const error = await refusal(() => client.connect("s", target as ServerTarget));
+      expect(error).toBeInstanceOf(InvalidArgumentError);
+      expect((error as Error).message).toMatch(message);
+    }
+    expect(client.servers()).toEqual([]);
+  });
 });
 
 describe("call options", () => {
