@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { inspect, promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Client, ClientError, fileStore, loopbackRedirect, memoryStore, type AuthOptions, type AuthStore } from "../../src/index.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { approve, startOAuthServers } from "../helpers/oauth-server.js";
@@ -262,6 +262,57 @@ describe("the loopback redirect listener", () => {
       expect(returned.searchParams.get("code")).toBe("abc");
       expect(shown?.href).toBe(authorization.href);
       expect(loopback.redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    } finally {
+      await loopback.close();
+    }
+  });
+});
+
+describe("the loopback redirect listener, when the host cannot show the URL", () => {
+  it("fails that authorization at once and leaves no timer, no waiting entry and no unhandled rejection", async () => {
+    const loopback = await loopbackRedirect();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      vi.useFakeTimers();
+      const authorization = new URL("https://as.example/authorize?state=shown-to-no-one");
+      const error = await loopback
+        .authorize(() => {
+          throw new Error("no display");
+        })(authorization, { signal: new AbortController().signal })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ kind: "auth" });
+      expect((error as Error).message).toContain("at authorization");
+      expect((error as Error).message).toContain("no display");
+      expect(vi.getTimerCount()).toBe(0);
+      // The listener's whole wait passes: nothing was left to fire.
+      await vi.advanceTimersByTimeAsync(600_000);
+      vi.useRealTimers();
+      // A redirect with that state now is no authorization anyone waits for.
+      expect((await fetch(`${loopback.redirectUri}?code=x&state=shown-to-no-one`)).status).toBe(400);
+      // A rejection left unhandled is reported after a turn of the event loop.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+      await loopback.close();
+    }
+  });
+
+  it("fails at once when the connection already ended", async () => {
+    const loopback = await loopbackRedirect();
+    try {
+      const ended = new AbortController();
+      ended.abort();
+      let shown = false;
+      const error = await loopback
+        .authorize(() => {
+          shown = true;
+        })(new URL("https://as.example/authorize?state=s"), { signal: ended.signal })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ kind: "auth" });
+      expect(shown).toBe(false);
     } finally {
       await loopback.close();
     }
