@@ -1,6 +1,7 @@
 /**
  * What a host says about authorizing one remote server (`{ url, auth }`), and where what is
- * learnt is kept (`src/stores/`): registrations per authorization server, tokens per resource.
+ * learnt is kept (`src/stores/`): registrations per authorization server and redirect URI,
+ * tokens per resource, under the host's `namespace` when it gives one.
  */
 import type { AuthStore } from "../stores/auth-store.js";
 
@@ -54,13 +55,22 @@ export interface AuthOptions {
   /**
    * The authorization server this client's credentials are for. Given, discovery must land on
    * exactly it: a server naming another one gets no credential, no grant and no person's
-   * attention. Set it whenever `clientSecret`, a `privateKey` or a grant is given.
+   * attention. Without it, credentials of the host's own (`clientSecret`, a `privateKey`, a
+   * grant) go only to the authorization server they were first used with for this resource,
+   * remembered in the store.
    */
   issuer?: string | undefined;
   /** Scopes to ask for when the server names none. */
   scope?: string | undefined;
   /** Default: in memory, for this Client. */
   store?: AuthStore | undefined;
+  /**
+   * Puts every key this server's authorization keeps under a name of the host's (a user's id,
+   * a tenant's): a host that serves many people from one store gives each their own, so that
+   * one person's tokens are never another's.
+   */
+  namespace?: string | undefined;
 }
 
-export const AUTH_OPTION_KEYS: ReadonlySet<string> = new Set(["redirectUri", "authorize", "grant", "clientId", "clientSecret", "clientMetadataUrl", "clientName", "issuer", "scope", "store"]);
+export const AUTH_OPTION_KEYS: ReadonlySet<string> = new Set(["redirectUri", "authorize", "grant", "clientId", "clientSecret", "clientMetadataUrl", "clientName", "issuer", "scope", "store", "namespace"]);
+

@@ -13,7 +13,7 @@ import { inspect, promisify } from "node:util";
 import { describe, expect, it, vi } from "vitest";
 import { Client, ClientError, fileStore, loopbackRedirect, memoryStore, type AuthOptions, type AuthStore } from "../../src/index.js";
 import { capturingLogger } from "../helpers/logger.js";
-import { approve, startOAuthServers } from "../helpers/oauth-server.js";
+import { approve, handshakeDone, startOAuthServers } from "../helpers/oauth-server.js";
 import { track } from "../helpers/cleanup.js";
 import { needs } from "../helpers/system-tools.js";
 
@@ -65,6 +65,7 @@ describe("a protected server", () => {
     const logger = capturingLogger();
     const host = track(new Client({ name: "host", version: "1", logger }));
     const server = await host.connect("p", { url: servers.resourceUrl, auth: { ...auth(memoryStore(), []), clientId: "pre", clientSecret: "s3cret-value" } });
+    await handshakeDone(servers);
     servers.revokeAll();
     await server.callTool("whoami", {});
     const logged = inspect(logger.entries, { depth: 20 });
@@ -115,6 +116,7 @@ describe("a protected server", () => {
     const servers = await startOAuthServers();
     const authorized: URL[] = [];
     const server = await client().connect("p", { url: servers.resourceUrl, auth: auth(memoryStore(), authorized) });
+    await handshakeDone(servers);
     servers.revokeAll();
     expect((await server.callTool("whoami", {})).content).toEqual([{ type: "text", text: "tok-2" }]);
     expect(servers.grants).toEqual(["authorization_code", "refresh_token"]);
@@ -218,6 +220,25 @@ describe("stores", () => {
       expect(first).toEqual({ text: "tok-1", authorized: 1 });
       expect(second).toEqual({ text: "tok-1", authorized: 0 });
       expect(servers.registrations).toHaveLength(1);
+    } finally {
+      redis.kill("SIGKILL");
+    }
+  });
+
+  it("a gateway's people on one Redis store, each under a namespace, are never given each other's token", needs("redis-server"), async () => {
+    const servers = await startOAuthServers();
+    const port = await freePort();
+    const redis = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    const spawnFailed = new Promise<never>((_, reject) => redis.once("error", reject));
+    try {
+      await Promise.race([waitForPort(port), spawnFailed]);
+      const run = promisify(execFile);
+      const host = fileURLToPath(new URL("../fixtures/auth-host.mjs", import.meta.url));
+      const as = async (person: string): Promise<{ text: string; authorized: number }> =>
+        JSON.parse((await run(process.execPath, [host, servers.resourceUrl, `redis://127.0.0.1:${port}`, person], { timeout: 20_000 })).stdout) as { text: string; authorized: number };
+      expect(await as("ada")).toEqual({ text: "tok-1", authorized: 1 });
+      expect(await as("bob")).toEqual({ text: "tok-2", authorized: 1 });
+      expect(await as("ada")).toEqual({ text: "tok-1", authorized: 0 });
     } finally {
       redis.kill("SIGKILL");
     }
