@@ -163,7 +163,8 @@ export class OAuthAuthorizer implements Authorizer {
   private once(work: () => Promise<void>): Promise<void> {
     this.running ??= work()
       .catch((error: unknown) => {
-        throw error instanceof ClientError ? error : authError("authorization", `an unexpected failure (${kindOf(error)})`, error);
+        // Not quoted, nor kept as the cause: what failed unforeseen may hold what it was handling.
+        throw error instanceof ClientError ? error : authError("authorization", `an unexpected failure (${kindOf(error)})`);
       })
       .finally(() => (this.running = undefined));
     return this.running;

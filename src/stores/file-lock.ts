@@ -14,8 +14,11 @@ export interface LockBounds {
   readonly staleMs: number;
 }
 
-/** About 10 s of waiting at most. */
-export const LOCK_BOUNDS: LockBounds = { attempts: 200, staleMs: 10_000 };
+/**
+ * About 10 s of waiting at most; a lock is dead after 5 s, so that one left by a writer that
+ * died is always taken over within the wait, whatever it holds (an empty file too).
+ */
+export const LOCK_BOUNDS: LockBounds = { attempts: 200, staleMs: 5_000 };
 
 type Fs = typeof import("node:fs/promises");
 
