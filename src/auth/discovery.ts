@@ -5,31 +5,26 @@
  *    challenge, else at `/.well-known/oauth-protected-resource` with the resource's path
  *    inserted, else at the root. Its `resource` must be the server's URL (or a path prefix of
  *    it, on its origin): otherwise discovery stops before any token is asked for.
- * 2. The authorization server's metadata: RFC 8414 and OpenID Connect discovery, path-inserted
- *    variants first; its `issuer` must be the one the well-known URL was built from.
+ * 2. The authorization server, among those the metadata names: the one the host's credentials
+ *    are for when it is named (`pick`), and its metadata: RFC 8414 and OpenID Connect
+ *    discovery, path-inserted variants first; its `issuer` must be the one the well-known URL
+ *    was built from, and each endpoint it names must pass the URL policy.
  * 3. 2025-03-26 servers have no resource metadata: the authorization server is the server's
  *    origin, its metadata at the root, and without it the default endpoints `/authorize`,
  *    `/token` and `/register`.
  *
- * Every URL fetched must be `https`, except on loopback.
+ * Every URL is checked by the `UrlPolicy` before it is fetched.
  */
-import { ClientError } from "../util/errors.js";
-import { isObject } from "../util/json.js";
 import { excerpt, redactUrl } from "../util/text.js";
-
-export type FetchFn = (url: string, init?: RequestInit) => Promise<Response>;
+import { authError } from "./auth-error.js";
+import { getJson, type FetchFn } from "./auth-fetch.js";
+import type { UrlPolicy } from "./url-policy.js";
 
 /** What the Bearer challenge of a `401`/`403` said. */
 export interface Challenge {
   resourceMetadata?: string | undefined;
   scope?: string | undefined;
   error?: string | undefined;
-}
-
-export interface ResourceMetadata {
-  resource: string;
-  authorizationServers: string[];
-  scopesSupported: string[] | undefined;
 }
 
 /** The authorization server as oauth4webapi takes it (its metadata, issuer checked). */
@@ -51,11 +46,20 @@ export interface Discovered {
   resource: string | undefined;
   scopesSupported: string[] | undefined;
   server: ServerMetadata;
+  /** No metadata at all: the 2025-03-26 default endpoints, which say nothing of PKCE. */
+  defaulted: boolean;
 }
 
-const METADATA_BYTES = 256 * 1024;
-/** How long one request to an authorization server or for metadata may take. */
-export const AUTH_REQUEST_TIMEOUT_MS = 30_000;
+/** Chooses among the authorization servers a resource names (each an issuer's text). */
+export type PickIssuer = (named: readonly string[]) => Promise<string>;
+
+interface ResourceMetadata {
+  resource: string;
+  authorizationServers: string[];
+  scopesSupported: string[] | undefined;
+}
+
+const ENDPOINTS = ["authorization_endpoint", "token_endpoint", "registration_endpoint"] as const;
 
 /** Parses the Bearer challenge's parameters (RFC 6750 §3, RFC 9728 §5.1). */
 export function parseChallenge(header: string | undefined): Challenge {
@@ -70,58 +74,35 @@ export function parseChallenge(header: string | undefined): Challenge {
   return { resourceMetadata: params.resource_metadata, scope: params.scope, error: params.error };
 }
 
-export function requireSecureUrl(url: URL, what: string): void {
-  if (url.protocol === "https:") return;
-  if (url.protocol === "http:" && isLoopback(url.hostname)) return;
-  throw authError("discovery", `${what} must be an https URL (or on loopback): ${redactUrl(url)}`);
-}
-
-function isLoopback(host: string): boolean {
-  return host === "localhost" || host === "[::1]" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
-export function authError(step: string, message: string, cause?: unknown): ClientError {
-  return new ClientError("auth", `authorization failed at ${step}: ${message}`, { cause });
-}
-
 /** Finds the authorization server of `resourceUrl`, from the challenge of a 401 when there was one. */
-export async function discover(resourceUrl: URL, challenge: Challenge, fetchFn: FetchFn): Promise<Discovered> {
-  const metadata = await resourceMetadata(resourceUrl, challenge, fetchFn);
+export async function discover(resourceUrl: URL, challenge: Challenge, fetchFn: FetchFn, policy: UrlPolicy, pick: PickIssuer): Promise<Discovered> {
+  const metadata = await resourceMetadata(resourceUrl, challenge, fetchFn, policy);
   if (metadata === undefined) {
     // 2025-03-26: the server's origin is its own authorization server.
-    const issuer = new URL(resourceUrl.origin);
-    const server = (await serverMetadata(issuer, fetchFn, true)) ?? defaultEndpoints(issuer);
-    return { resource: undefined, scopesSupported: server.scopes_supported, server };
+    const issuer = new URL(await pick([resourceUrl.origin]));
+    const found = await serverMetadata(issuer, fetchFn, policy, true);
+    const server = found ?? defaultEndpoints(issuer);
+    return { resource: undefined, scopesSupported: server.scopes_supported, server, defaulted: found === undefined };
   }
-  const issuerText = metadata.authorizationServers[0];
-  if (issuerText === undefined) throw authError("discovery", "the resource metadata names no authorization server");
-  let issuer: URL;
-  try {
-    issuer = new URL(issuerText);
-  } catch {
-    throw authError("discovery", `the authorization server ${excerpt(issuerText, 100)} is not a URL`);
-  }
-  requireSecureUrl(issuer, "the authorization server");
-  const server = await serverMetadata(issuer, fetchFn, false);
+  if (metadata.authorizationServers.length === 0) throw authError("discovery", "the resource metadata names no authorization server");
+  const chosen = await pick(metadata.authorizationServers);
+  const issuer = policy.check(chosen, `the authorization server ${excerpt(chosen, 100)}`);
+  const server = await serverMetadata(issuer, fetchFn, policy, false);
   if (server === undefined) throw authError("discovery", `no metadata found for the authorization server ${redactUrl(issuer)}`);
-  return { resource: metadata.resource, scopesSupported: metadata.scopesSupported, server };
+  return { resource: metadata.resource, scopesSupported: metadata.scopesSupported, server, defaulted: false };
 }
 
-async function resourceMetadata(resourceUrl: URL, challenge: Challenge, fetchFn: FetchFn): Promise<ResourceMetadata | undefined> {
+async function resourceMetadata(resourceUrl: URL, challenge: Challenge, fetchFn: FetchFn, policy: UrlPolicy): Promise<ResourceMetadata | undefined> {
   const candidates: URL[] = [];
   if (challenge.resourceMetadata !== undefined) {
-    try {
-      candidates.push(new URL(challenge.resourceMetadata, resourceUrl));
-    } catch {
-      throw authError("discovery", `the challenge's resource_metadata is not a URL: ${excerpt(challenge.resourceMetadata, 100)}`);
-    }
+    candidates.push(policy.check(challenge.resourceMetadata, `the challenge's resource_metadata ${excerpt(challenge.resourceMetadata, 100)}`, resourceUrl));
   } else {
     const path = resourceUrl.pathname.replace(/\/$/, "");
     if (path !== "") candidates.push(new URL(`/.well-known/oauth-protected-resource${path}`, resourceUrl.origin));
     candidates.push(new URL("/.well-known/oauth-protected-resource", resourceUrl.origin));
   }
   for (const url of candidates) {
-    requireSecureUrl(url, "the resource metadata");
+    policy.check(url, "the resource metadata");
     const body = await getJson(url, fetchFn, "discovery");
     if (body === undefined) continue;
     return checkResourceMetadata(body, resourceUrl);
@@ -167,7 +148,7 @@ function metadataUrls(issuer: URL): URL[] {
   ];
 }
 
-async function serverMetadata(issuer: URL, fetchFn: FetchFn, rootOnly: boolean): Promise<ServerMetadata | undefined> {
+async function serverMetadata(issuer: URL, fetchFn: FetchFn, policy: UrlPolicy, rootOnly: boolean): Promise<ServerMetadata | undefined> {
   const urls = rootOnly ? [new URL("/.well-known/oauth-authorization-server", issuer.origin)] : metadataUrls(issuer);
   const expected = rootOnly ? issuer.origin : issuer.href;
   for (const url of urls) {
@@ -177,64 +158,23 @@ async function serverMetadata(issuer: URL, fetchFn: FetchFn, rootOnly: boolean):
     if (typeof found !== "string" || !sameIssuer(found, expected)) {
       throw authError("discovery", `the authorization server's metadata names the issuer ${excerpt(found, 200)}, not ${excerpt(expected, 200)}; not used`);
     }
+    for (const name of ENDPOINTS) {
+      const value = body[name];
+      if (value === undefined) continue;
+      if (typeof value !== "string") throw authError("discovery", `the authorization server's ${name} is not a URL`);
+      policy.check(value, `the authorization server's ${name}`);
+    }
     return body as ServerMetadata;
   }
   return undefined;
 }
 
 /** Identical, but for the one trailing slash a URL without a path gets when parsed. */
-function sameIssuer(found: string, expected: string): boolean {
+export function sameIssuer(found: string, expected: string): boolean {
   return found === expected || found.replace(/\/$/, "") === expected.replace(/\/$/, "");
 }
 
 function defaultEndpoints(issuer: URL): ServerMetadata {
   const at = (path: string): string => new URL(path, issuer.origin).href;
   return { issuer: issuer.origin, authorization_endpoint: at("/authorize"), token_endpoint: at("/token"), registration_endpoint: at("/register") };
-}
-
-/** GETs JSON metadata: undefined on a 4xx (not there), an `"auth"` error otherwise. */
-async function getJson(url: URL, fetchFn: FetchFn, step: string): Promise<Record<string, unknown> | undefined> {
-  let response: Response;
-  try {
-    response = await fetchFn(url.href, { headers: { accept: "application/json" }, redirect: "manual", signal: AbortSignal.timeout(AUTH_REQUEST_TIMEOUT_MS) });
-  } catch (error) {
-    throw authError(step, `${redactUrl(url)} could not be fetched`, error);
-  }
-  if (response.status >= 400 && response.status < 500) {
-    await response.body?.cancel().catch(() => {});
-    return undefined;
-  }
-  if (response.status !== 200) {
-    await response.body?.cancel().catch(() => {});
-    throw authError(step, `${redactUrl(url)} answered HTTP ${response.status}`);
-  }
-  const text = await readCapped(response, METADATA_BYTES);
-  if (text === undefined) throw authError(step, `${redactUrl(url)} answered more than ${METADATA_BYTES} bytes`);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw authError(step, `${redactUrl(url)} answered no JSON`);
-  }
-  if (!isObject(body)) throw authError(step, `${redactUrl(url)} answered no JSON object`);
-  return body;
-}
-
-/** The body as text, read as it comes; undefined (and the rest dropped) past `max` bytes. */
-export async function readCapped(response: Response, max: number): Promise<string | undefined> {
-  const reader = (response.body as ReadableStream<Uint8Array> | null)?.getReader();
-  if (reader === undefined) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = (await reader.read()) as { done: boolean; value: Uint8Array };
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }

@@ -4,9 +4,10 @@
  * redirect is taken only with the `state` of the authorization it waits for; any other request
  * is answered 400 and the wait goes on. Conduit never opens a browser: `show` is the host's.
  */
-import { InvalidArgumentError } from "../util/errors.js";
+import { ClientError, InvalidArgumentError, messageOf } from "../util/errors.js";
+import { excerpt } from "../util/text.js";
 import { MAX_TIMER_MS } from "../util/time.js";
-import { authError } from "./discovery.js";
+import { authError } from "./auth-error.js";
 import type { AuthorizeCallback } from "./options.js";
 
 export interface LoopbackRedirect {
@@ -58,27 +59,33 @@ export async function loopbackRedirect(options: LoopbackOptions = {}): Promise<L
     authorize: (show) => async (authorizationUrl, { signal }) => {
       const state = authorizationUrl.searchParams.get("state");
       if (state === null) throw authError("authorization", "the authorization URL carries no state");
+      if (signal.aborted) throw authError("authorization", "the wait for the redirect was given up");
+      // Ends on the redirect, the time bound, the signal, or `show` failing: each clears the
+      // timer, the listener and the waiting entry, and settles `back` once.
+      let fail: (error: ClientError) => void = () => {};
       const back = new Promise<URL>((resolve, reject) => {
         const done = (): void => {
           clearTimeout(timer);
           signal.removeEventListener("abort", onAbort);
           waiting.delete(state);
         };
-        const onAbort = (): void => {
+        fail = (error) => {
           done();
-          reject(authError("authorization", "the wait for the redirect was given up"));
+          reject(error);
         };
-        const timer = setTimeout(() => {
-          done();
-          reject(authError("authorization", `no redirect came back within ${timeoutMs} ms`));
-        }, timeoutMs);
+        const onAbort = (): void => fail(authError("authorization", "the wait for the redirect was given up"));
+        const timer = setTimeout(() => fail(authError("authorization", `no redirect came back within ${timeoutMs} ms`)), timeoutMs);
         signal.addEventListener("abort", onAbort, { once: true });
         waiting.set(state, (url) => {
           done();
           resolve(url);
         });
       });
-      await show(authorizationUrl);
+      try {
+        await show(authorizationUrl);
+      } catch (error) {
+        fail(authError("authorization", `the host could not show the authorization URL: ${excerpt(messageOf(error), 200)}`));
+      }
       return back;
     },
     close: () =>

@@ -1,16 +1,13 @@
 /**
  * What a host says about authorizing one remote server (`{ url, auth }`), and where what is
- * learnt is kept. The store is a few async methods on strings, so that a host on several
- * machines can share one (Redis, a database); registrations are kept per authorization server
- * (its issuer), tokens per resource.
+ * learnt is kept (`src/stores/`): registrations per authorization server and redirect URI,
+ * tokens per resource, under the host's `namespace` when it gives one.
  */
+import type { AuthStore } from "../stores/auth-store.js";
 
-/** Where registrations and tokens are kept; values are JSON text. */
-export interface AuthStore {
-  get(key: string): Promise<string | undefined>;
-  set(key: string, value: string): Promise<void>;
-  delete(key: string): Promise<void>;
-}
+export type { AuthStore } from "../stores/auth-store.js";
+export { memoryStore } from "../stores/memory-store.js";
+export { fileStore } from "../stores/file-store.js";
 
 /**
  * How the person's authorization comes back: the URL the browser was sent to (with `code` and
@@ -58,74 +55,22 @@ export interface AuthOptions {
   /**
    * The authorization server this client's credentials are for. Given, discovery must land on
    * exactly it: a server naming another one gets no credential, no grant and no person's
-   * attention. Set it whenever `clientSecret`, a `privateKey` or a grant is given.
+   * attention. Without it, credentials of the host's own (`clientSecret`, a `privateKey`, a
+   * grant) go only to the authorization server they were first used with for this resource,
+   * remembered in the store.
    */
   issuer?: string | undefined;
   /** Scopes to ask for when the server names none. */
   scope?: string | undefined;
   /** Default: in memory, for this Client. */
   store?: AuthStore | undefined;
+  /**
+   * Puts every key this server's authorization keeps under a name of the host's (a user's id,
+   * a tenant's): a host that serves many people from one store gives each their own, so that
+   * one person's tokens are never another's.
+   */
+  namespace?: string | undefined;
 }
 
-export const AUTH_OPTION_KEYS: ReadonlySet<string> = new Set(["redirectUri", "authorize", "grant", "clientId", "clientSecret", "clientMetadataUrl", "clientName", "issuer", "scope", "store"]);
+export const AUTH_OPTION_KEYS: ReadonlySet<string> = new Set(["redirectUri", "authorize", "grant", "clientId", "clientSecret", "clientMetadataUrl", "clientName", "issuer", "scope", "store", "namespace"]);
 
-/** A store in this process's memory. */
-export function memoryStore(): AuthStore {
-  const values = new Map<string, string>();
-  return {
-    get: (key) => Promise.resolve(values.get(key)),
-    set: (key, value) => {
-      values.set(key, value);
-      return Promise.resolve();
-    },
-    delete: (key) => {
-      values.delete(key);
-      return Promise.resolve();
-    },
-  };
-}
-
-/**
- * A store in one JSON file, readable and writable by its owner alone (mode 0600, its folder
- * 0700 when made here): for a host on one machine, such as the terminal host. Writes go to a
- * temporary file renamed over the old one, one at a time, so that a crash leaves either.
- */
-export function fileStore(path: string): AuthStore {
-  let queue: Promise<unknown> = Promise.resolve();
-  const read = async (): Promise<Record<string, string>> => {
-    const fs = await import("node:fs/promises");
-    try {
-      const parsed: unknown = JSON.parse(await fs.readFile(path, "utf8"));
-      return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, string>) : {};
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
-      throw error;
-    }
-  };
-  const change = (edit: (values: Record<string, string>) => void): Promise<void> => {
-    const done = queue.then(async () => {
-      const [fs, path_] = await Promise.all([import("node:fs/promises"), import("node:path")]);
-      const values = await read();
-      edit(values);
-      await fs.mkdir(path_.dirname(path), { recursive: true, mode: 0o700 });
-      const temporary = `${path}.${process.pid}.tmp`;
-      await fs.writeFile(temporary, JSON.stringify(values), { mode: 0o600 });
-      await fs.chmod(temporary, 0o600);
-      await fs.rename(temporary, path);
-    });
-    queue = done.catch(() => {});
-    return done;
-  };
-  return {
-    get: async (key) => {
-      await queue;
-      const values = await read();
-      return Object.hasOwn(values, key) ? values[key] : undefined;
-    },
-    set: (key, value) => change((values) => Object.defineProperty(values, key, { value, enumerable: true, writable: true, configurable: true })),
-    delete: (key) =>
-      change((values) => {
-        delete values[key];
-      }),
-  };
-}

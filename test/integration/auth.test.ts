@@ -10,10 +10,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { inspect, promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Client, ClientError, fileStore, loopbackRedirect, memoryStore, type AuthOptions, type AuthStore } from "../../src/index.js";
 import { capturingLogger } from "../helpers/logger.js";
-import { approve, startOAuthServers } from "../helpers/oauth-server.js";
+import { approve, handshakeDone, startOAuthServers } from "../helpers/oauth-server.js";
 import { track } from "../helpers/cleanup.js";
 import { needs } from "../helpers/system-tools.js";
 
@@ -65,6 +65,7 @@ describe("a protected server", () => {
     const logger = capturingLogger();
     const host = track(new Client({ name: "host", version: "1", logger }));
     const server = await host.connect("p", { url: servers.resourceUrl, auth: { ...auth(memoryStore(), []), clientId: "pre", clientSecret: "s3cret-value" } });
+    await handshakeDone(servers);
     servers.revokeAll();
     await server.callTool("whoami", {});
     const logged = inspect(logger.entries, { depth: 20 });
@@ -115,6 +116,7 @@ describe("a protected server", () => {
     const servers = await startOAuthServers();
     const authorized: URL[] = [];
     const server = await client().connect("p", { url: servers.resourceUrl, auth: auth(memoryStore(), authorized) });
+    await handshakeDone(servers);
     servers.revokeAll();
     expect((await server.callTool("whoami", {})).content).toEqual([{ type: "text", text: "tok-2" }]);
     expect(servers.grants).toEqual(["authorization_code", "refresh_token"]);
@@ -222,6 +224,25 @@ describe("stores", () => {
       redis.kill("SIGKILL");
     }
   });
+
+  it("a gateway's people on one Redis store, each under a namespace, are never given each other's token", needs("redis-server"), async () => {
+    const servers = await startOAuthServers();
+    const port = await freePort();
+    const redis = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    const spawnFailed = new Promise<never>((_, reject) => redis.once("error", reject));
+    try {
+      await Promise.race([waitForPort(port), spawnFailed]);
+      const run = promisify(execFile);
+      const host = fileURLToPath(new URL("../fixtures/auth-host.mjs", import.meta.url));
+      const as = async (person: string): Promise<{ text: string; authorized: number }> =>
+        JSON.parse((await run(process.execPath, [host, servers.resourceUrl, `redis://127.0.0.1:${port}`, person], { timeout: 20_000 })).stdout) as { text: string; authorized: number };
+      expect(await as("ada")).toEqual({ text: "tok-1", authorized: 1 });
+      expect(await as("bob")).toEqual({ text: "tok-2", authorized: 1 });
+      expect(await as("ada")).toEqual({ text: "tok-1", authorized: 0 });
+    } finally {
+      redis.kill("SIGKILL");
+    }
+  });
 });
 
 function freePort(): Promise<number> {
@@ -262,6 +283,57 @@ describe("the loopback redirect listener", () => {
       expect(returned.searchParams.get("code")).toBe("abc");
       expect(shown?.href).toBe(authorization.href);
       expect(loopback.redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    } finally {
+      await loopback.close();
+    }
+  });
+});
+
+describe("the loopback redirect listener, when the host cannot show the URL", () => {
+  it("fails that authorization at once and leaves no timer, no waiting entry and no unhandled rejection", async () => {
+    const loopback = await loopbackRedirect();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      vi.useFakeTimers();
+      const authorization = new URL("https://as.example/authorize?state=shown-to-no-one");
+      const error = await loopback
+        .authorize(() => {
+          throw new Error("no display");
+        })(authorization, { signal: new AbortController().signal })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ kind: "auth" });
+      expect((error as Error).message).toContain("at authorization");
+      expect((error as Error).message).toContain("no display");
+      expect(vi.getTimerCount()).toBe(0);
+      // The listener's whole wait passes: nothing was left to fire.
+      await vi.advanceTimersByTimeAsync(600_000);
+      vi.useRealTimers();
+      // A redirect with that state now is no authorization anyone waits for.
+      expect((await fetch(`${loopback.redirectUri}?code=x&state=shown-to-no-one`)).status).toBe(400);
+      // A rejection left unhandled is reported after a turn of the event loop.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+      await loopback.close();
+    }
+  });
+
+  it("fails at once when the connection already ended", async () => {
+    const loopback = await loopbackRedirect();
+    try {
+      const ended = new AbortController();
+      ended.abort();
+      let shown = false;
+      const error = await loopback
+        .authorize(() => {
+          shown = true;
+        })(new URL("https://as.example/authorize?state=s"), { signal: ended.signal })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ kind: "auth" });
+      expect(shown).toBe(false);
     } finally {
       await loopback.close();
     }

@@ -1,0 +1,128 @@
+/**
+ * The token endpoint, through oauth4webapi: each request with this client's fetch, a time
+ * bound and the URL policy; the client's authentication (`client_secret_basic`,
+ * `client_secret_post`, `private_key_jwt`, `none`); a DPoP key where the server supports ES256
+ * proofs, and one resend when it asks for its nonce (RFC 9449 §8). Failures are `"auth"`
+ * errors naming the step, the server's OAuth error and nothing secret (`tokenError`).
+ */
+import type { webcrypto } from "node:crypto";
+import type * as Oauth from "oauth4webapi";
+import { authError, tokenError, type AuthStep } from "./auth-error.js";
+import { AUTH_REQUEST_TIMEOUT_MS, type FetchFn } from "./auth-fetch.js";
+import type { ServerMetadata } from "./discovery.js";
+import { DpopKey } from "./dpop.js";
+import type { AuthGrant } from "./options.js";
+import type { UrlPolicy } from "./url-policy.js";
+
+/** A client at one authorization server: its id, and what proves it. */
+export interface Registration {
+  client_id: string;
+  client_secret?: string | undefined;
+  token_endpoint_auth_method?: string | undefined;
+  /** The redirect URI a dynamic registration was made for. */
+  registeredFor?: string | undefined;
+}
+
+export type RequestOptions = { signal: AbortSignal; [key: symbol]: unknown };
+
+export class TokenEndpoint {
+  private library: Promise<typeof Oauth> | undefined;
+  /** This client's DPoP key, made when an authorization server supports DPoP; in memory only. */
+  dpop: DpopKey | undefined;
+
+  constructor(
+    private readonly fetchFn: FetchFn,
+    private readonly policy: UrlPolicy,
+  ) {}
+
+  oauth(): Promise<typeof Oauth> {
+    // Loaded with the first flow: importing Conduit stays cheap for hosts without OAuth.
+    this.library ??= import("oauth4webapi");
+    return this.library;
+  }
+
+  /** Options for one oauth4webapi request to `url`: this client's fetch, http allowed where the policy allows it. Made per request: a host's callback may come between. */
+  requestOptions(oauth: typeof Oauth, url: string): RequestOptions {
+    const checked = this.policy.check(url, "an authorization server endpoint");
+    return { [oauth.customFetch]: this.fetchFn, [oauth.allowInsecureRequests]: checked.protocol === "http:", signal: AbortSignal.timeout(AUTH_REQUEST_TIMEOUT_MS) };
+  }
+
+  /**
+   * Sends a token request and processes its answer; one the server refused for its DPoP nonce
+   * is sent once more (`resend`), the handle now holding the nonce.
+   */
+  async redeem<T>(step: AuthStep, send: () => Promise<Response>, process: (response: Response) => Promise<T>, resend?: () => Promise<Response>): Promise<T> {
+    const oauth = await this.oauth();
+    try {
+      return await process(await send());
+    } catch (error) {
+      if (resend === undefined || !oauth.isDPoPNonceError(error)) throw tokenError(step, error);
+    }
+    try {
+      return await process(await resend());
+    } catch (error) {
+      throw tokenError(step, error);
+    }
+  }
+
+  /** A DPoP handle for the token requests, where the authorization server supports ES256 proofs. */
+  async dpopHandle(oauth: typeof Oauth, server: ServerMetadata, client: Oauth.Client): Promise<Oauth.DPoPHandle | undefined> {
+    const algs = server.dpop_signing_alg_values_supported;
+    if (!Array.isArray(algs) || !algs.includes("ES256")) return undefined;
+    this.dpop ??= await DpopKey.create();
+    return oauth.DPoP(client, this.dpop.pair);
+  }
+}
+
+/** How the client proves itself at the token endpoint: a `private_key_jwt` assertion when the grant has a key, else its secret, else nothing. */
+export async function clientAuthentication(oauth: typeof Oauth, registration: Registration, grant: AuthGrant | undefined): Promise<Oauth.ClientAuth> {
+  if (grant?.type === "client_credentials" && grant.privateKey !== undefined) {
+    return oauth.PrivateKeyJwt({ key: await signingKey(grant.privateKey, grant.algorithm ?? "ES256") });
+  }
+  const secret = registration.client_secret;
+  if (secret === undefined || registration.token_endpoint_auth_method === "none") return oauth.None();
+  if (registration.token_endpoint_auth_method === "client_secret_post") return oauth.ClientSecretPost(secret);
+  const credentials = basicCredentials(registration.client_id, secret);
+  return (_as, _client, _body, headers) => {
+    headers.set("authorization", credentials);
+  };
+}
+
+/** The client a host registered beforehand, with the authentication the server supports for it. */
+export function hostRegistration(clientId: string, secret: string | undefined, server: ServerMetadata): Registration {
+  return { client_id: clientId, client_secret: secret, token_endpoint_auth_method: authMethod(server, secret !== undefined) };
+}
+
+/**
+ * RFC 6749 §2.3.1: the id and secret URL-encoded, joined, in Base64 (encodeURIComponent leaves
+ * "-", "_", "." and "~" as they are, as servers expect).
+ */
+export function basicCredentials(id: string, secret: string): string {
+  return `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`;
+}
+
+/** The client authentication a pre-registered client uses, among those the server supports. */
+function authMethod(server: ServerMetadata, hasSecret: boolean): string {
+  if (!hasSecret) return "none";
+  const supported = server.token_endpoint_auth_methods_supported ?? ["client_secret_basic"];
+  if (supported.includes("client_secret_basic")) return "client_secret_basic";
+  if (supported.includes("client_secret_post")) return "client_secret_post";
+  return "client_secret_basic";
+}
+
+/** The WebCrypto key of a PKCS #8 PEM, for signing `private_key_jwt` assertions with `algorithm`. */
+async function signingKey(pem: string, algorithm: string): Promise<webcrypto.CryptoKey> {
+  const crypto = await import("node:crypto");
+  let der: Buffer;
+  try {
+    der = crypto.createPrivateKey(pem).export({ format: "der", type: "pkcs8" });
+  } catch (error) {
+    throw authError("token", "the private key is not a PKCS #8 PEM key", error);
+  }
+  const params =
+    algorithm === "ES256" ? { name: "ECDSA", namedCurve: "P-256" }
+    : algorithm === "ES384" ? { name: "ECDSA", namedCurve: "P-384" }
+    : algorithm === "PS256" ? { name: "RSA-PSS", hash: "SHA-256" }
+    : { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" };
+  return crypto.webcrypto.subtle.importKey("pkcs8", der, params, false, ["sign"]);
+}
