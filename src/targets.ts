@@ -109,8 +109,6 @@ function authorizerFor(target: HttpTarget, auth: AuthOptions, clientName: string
   } catch {
     throw new InvalidArgumentError(`an HTTP target needs a valid URL`);
   }
-  const loopback = url.hostname === "localhost" || url.hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
-  if (url.protocol !== "https:" && !loopback) throw new InvalidArgumentError(`a server behind OAuth must be reached over https (or on loopback), not ${url.protocol}`);
   const given = target.fetch;
   const fetchFn = given === undefined ? (input: string, init?: RequestInit) => fetch(input, init) : (input: string, init?: RequestInit) => given(input, init);
   return new OAuthAuthorizer(url, auth, clientName, fetchFn, logger);

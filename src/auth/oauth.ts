@@ -32,7 +32,7 @@ import { chooseScope, union } from "./scopes.js";
 import { TokenEndpoint } from "./token-endpoint.js";
 import { bearer, dueForRefresh, usableKept, type Tokens } from "./tokens.js";
 import { unattendedToken } from "./unattended.js";
-import { UrlPolicy } from "./url-policy.js";
+import { UrlPolicy, isSecure, requireSecureUrl } from "./url-policy.js";
 
 /** Step-ups in a row before a `403 insufficient_scope` stands: with the first, three authorizations at most. */
 const MAX_STEP_UPS = 2;
@@ -83,6 +83,8 @@ export class OAuthAuthorizer implements Authorizer {
   }
 
   async authorize(method: string, url: URL): Promise<Authorization | undefined> {
+    // A token never travels in the clear, whatever the store holds for this resource.
+    if (!isSecure(this.resourceUrl)) return undefined;
     if (this.running !== undefined) await this.running.catch(() => {});
     const tokens = await this.current();
     if (tokens === undefined) return undefined;
@@ -195,6 +197,9 @@ export class OAuthAuthorizer implements Authorizer {
   }
 
   private async discover(challenge: Challenge): Promise<Discovered> {
+    // Only a flow needs https: a plain-http server off loopback that asks for none is reached as
+    // it is, and one that asks is refused here, before anything is fetched.
+    requireSecureUrl(this.resourceUrl, "an MCP server that asks for OAuth");
     const found = await discover(this.resourceUrl, challenge, this.ctx.fetchFn, this.ctx.policy, (named) => this.binding.pick(named));
     this.discovered = found;
     return found;

@@ -37,10 +37,14 @@ export function localityOf(hostname: string): Locality {
   return v4 === undefined ? "public" : ipv4Locality(v4);
 }
 
-/** `https`, or `http` on loopback: the rule for every URL of OAuth, the host's own included. */
+/** `https`, or `http` on loopback: where a token or a secret may travel. */
+export function isSecure(url: URL): boolean {
+  return url.protocol === "https:" || (url.protocol === "http:" && localityOf(url.hostname) === "loopback");
+}
+
+/** The rule of `isSecure` for every URL of OAuth, the MCP server's own included. */
 export function requireSecureUrl(url: URL, what: string): void {
-  if (url.protocol === "https:") return;
-  if (url.protocol === "http:" && localityOf(url.hostname) === "loopback") return;
+  if (isSecure(url)) return;
   throw authError("discovery", `${what} must be an https URL (or on loopback): ${redactUrl(url)}`);
 }
 

@@ -9,7 +9,7 @@
  */
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { Client, ClientError, fileStore, loopbackRedirect, redactUrl, type ConfiguredServer, type ConnectAllOptions, type LoopbackRedirect, type ServerHandle, type RemoteTarget, type ServerTarget } from "../index.js";
+import { Client, ClientError, fileStore, loopbackRedirect, type ConfiguredServer, type ConnectAllOptions, type LoopbackRedirect, type ServerHandle, type RemoteTarget, type ServerTarget } from "../index.js";
 import type { Asker } from "./asker.js";
 import { CliError, EXIT } from "./exit-codes.js";
 import { terminalHandler, type TerminalHandler } from "./handler.js";
@@ -97,7 +97,7 @@ export async function openSession(targets: readonly NamedTarget[], options: Sess
     client,
     handler,
     ready,
-    failed: failed.map(({ id, error }) => ({ id, error: withoutOAuth(error, targets.find((named) => named.id === id)?.target) })),
+    failed,
     close: async () => {
       await client.close();
       await loopback?.close();
@@ -110,20 +110,12 @@ export function connectOptionsOf(options: Pick<SessionOptions, "connectTimeout" 
   return options.oneShot ? { connectTimeout: options.connectTimeout, closeGracePeriod: ONE_SHOT_GRACE_MS } : { connectTimeout: options.connectTimeout };
 }
 
-/** A 401 from a server that was offered no OAuth (plain http, not on loopback) says why it was not. */
-function withoutOAuth(error: ClientError, target: ServerTarget | undefined): ClientError {
-  const status = (error.data as { status?: unknown } | undefined)?.status;
-  if (target === undefined || !("url" in target) || target.auth !== undefined || oauthMayRun(target) || status !== 401) return error;
-  return new ClientError("auth", `${error.message}; conduit runs OAuth only with https servers and those on loopback, which ${redactUrl(target.url)} is not`, { serverId: error.serverId, cause: error });
-}
-
 /**
- * A URL server that may be given OAuth: https, or on loopback (the library refuses OAuth for a
- * plain-http server elsewhere, which would send its tokens in the clear), and none set by the
- * config.
+ * A URL server that conduit offers OAuth to: every one whose config sets no \`auth\` of its own.
+ * The library runs a flow only when the server asks, and only over https or on loopback (a
+ * plain-http server off loopback that asks is refused, naming why); one that asks for nothing is
+ * reached as it is.
  */
 function oauthMayRun(target: ServerTarget): boolean {
-  if (!("url" in target) || target.auth !== undefined || !URL.canParse(String(target.url))) return false;
-  const url = new URL(target.url);
-  return url.protocol === "https:" || url.hostname === "localhost" || url.hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
+  return "url" in target && target.auth === undefined;
 }

@@ -9,6 +9,7 @@ import { Client, ClientError, memoryStore, type AuthGrant, type AuthOptions, typ
 import { track } from "../helpers/cleanup.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { approve, handshakeDone, startOAuthServers, startRecordingServer, type OAuthServers } from "../helpers/oauth-server.js";
+import { officialHttp } from "../helpers/official.js";
 
 const REDIRECT = "http://127.0.0.1:7777/callback";
 const SECRET = "s3cret-value";
@@ -204,6 +205,44 @@ describe("a resource on the internet cannot send the client to loopback, link-lo
       .connect("p", { url: servers.resourceUrl, auth: codeFlow(memoryStore()) })
       .catch(() => {});
     expect(thief.received.length).toBeGreaterThan(0);
+  });
+});
+
+describe("only a flow needs https: a plain-http server off loopback", () => {
+  it("that asks for nothing is reached with auth set, as it is", async () => {
+    const plain = await officialHttp("legacy");
+    try {
+      // The server is known by a LAN name; the host's fetch reaches it on loopback.
+      const lan = "http://mcp.lan.example:3001";
+      const origin = new URL(plain.url).origin;
+      const seen: string[] = [];
+      const server = await client().connect("p", {
+        url: `${lan}/mcp`,
+        fetch: (input, init) => {
+          const url = input instanceof Request ? input.url : String(input);
+          seen.push(url);
+          return fetch(url.replace(lan, origin), init);
+        },
+        auth: codeFlow(memoryStore()),
+      });
+      expect((await server.callTool("echo", { text: "hi" })).content).toEqual([{ type: "text", text: "hi" }]);
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.every((url) => url.startsWith(`${lan}/mcp`))).toBe(true);
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it("that asks for OAuth is refused before anything is fetched for it, and nobody is asked", async () => {
+    const servers = await startOAuthServers({ names: { resource: "http://mcp.lan.example", authorizationServer: "https://as.example.test" } });
+    const authorized: URL[] = [];
+    const seen: string[] = [];
+    const error = await failure(client().connect("p", publicTarget(servers, codeFlow(memoryStore(), authorized, REDIRECT, servers.fetch), seen)));
+    expect(error.kind).toBe("auth");
+    expect(error.message).toContain("an MCP server that asks for OAuth must be an https URL (or on loopback)");
+    expect(seen.filter((url) => !url.startsWith("http://mcp.lan.example/mcp"))).toEqual([]);
+    expect(authorized).toEqual([]);
+    expect(servers.authorizations).toHaveLength(0);
   });
 });
 

@@ -158,9 +158,8 @@ describe("a protected server", () => {
     expect((error as Error).message).toContain("registration is closed");
   });
 
-  it("refuses OAuth to a server that is neither https nor on loopback", async () => {
-    await expect(client().connect("p", { url: "http://mcp.example.com/mcp", auth: auth(memoryStore(), []) })).rejects.toThrow(/https/);
-  });
+  // A plain-http server off loopback: refused when it asks for OAuth, reached as it is when it
+  // asks for nothing (auth-trust.test.ts, "only a flow needs https").
 
   it("ends at the connect's timeout when the token endpoint never answers", async () => {
     const servers = await startOAuthServers();

@@ -4,7 +4,8 @@
 // Runs the built command (dist/cli/bin.js): `npm test` builds first.
 import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { networkInterfaces, tmpdir } from "node:os";
+import net from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -37,12 +38,36 @@ function conduit(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEn
 
 const official = ["--", node, OFFICIAL_SERVER, "stdio", "--era", "legacy"];
 
+/** This machine's own address on a network (not loopback), where it has one. */
+const LAN_ADDRESS = Object.values(networkInterfaces())
+  .flat()
+  .find((address) => address !== undefined && address.family === "IPv4" && !address.internal)?.address;
+
 /**
- * The test servers' 127.0.0.1 under a name that the loopback rule of OAuth ("https, or
- * localhost, [::1] or 127.x") does not know, as a LAN address would be: a connection to 0.0.0.0
- * goes to this host's loopback (Linux, macOS).
+ * A test server's loopback URL reached at this machine's LAN address, as a server on the LAN
+ * would be: a TCP relay on that address to the server's port.
  */
-const OFF_LOOPBACK_NAME = "0.0.0.0";
+async function onLan(url: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const target = new URL(url);
+  const sockets = new Set<net.Socket>();
+  const relay = net.createServer((socket) => {
+    const upstream = net.connect(Number(target.port), target.hostname);
+    for (const end of [socket, upstream]) {
+      sockets.add(end);
+      end.on("error", () => {});
+      end.on("close", () => (sockets.delete(end), socket.destroy(), upstream.destroy()));
+    }
+    socket.pipe(upstream).pipe(socket);
+  });
+  await new Promise<void>((resolve) => relay.listen(0, LAN_ADDRESS, resolve));
+  const lan = new URL(url);
+  lan.hostname = LAN_ADDRESS!;
+  lan.port = String((relay.address() as net.AddressInfo).port);
+  return {
+    url: lan.href,
+    close: () => new Promise<void>((resolve) => (sockets.forEach((socket) => socket.destroy()), relay.close(() => resolve()))),
+  };
+}
 
 beforeAll(() => {
   if (!existsSync(BIN)) throw new Error("dist/cli/bin.js is missing: run `npm run build` (npm test does)");
@@ -208,28 +233,35 @@ describe("conduit against a server behind OAuth", () => {
     expect(servers.authorizations).toHaveLength(0);
   });
 
-  it("ends with 4, saying why, when a plain-http server off loopback asks for an authorization (OAuth would send its tokens in the clear)", async () => {
+  // A machine with no network interface but loopback has no LAN address to try this on.
+  it.skipIf(LAN_ADDRESS === undefined)("ends with 4, saying why, when a plain-http server off loopback asks for an authorization (OAuth would send its tokens in the clear)", async () => {
     // Servers of its own: the tracker closes what a test started once it ends.
     const own = await startOAuthServers();
-    const ran = await conduit(["list", own.resourceUrl.replace("127.0.0.1", OFF_LOOPBACK_NAME)]);
-    expect(ran.code).toBe(4);
-    expect(ran.stderr).toMatch(/answered HTTP 401.*; conduit runs OAuth only with https servers and those on loopback, which http:\/\/0\.0\.0\.0:\d+\/mcp is not/);
-    expect(own.authorizations).toHaveLength(0);
+    const lan = await onLan(own.resourceUrl);
+    try {
+      const ran = await conduit(["list", lan.url]);
+      expect(ran.code).toBe(4);
+      expect(ran.stderr).toMatch(/an MCP server that asks for OAuth must be an https URL \(or on loopback\): http:\/\/\d+\.\d+\.\d+\.\d+:\d+\/mcp/);
+      expect(own.authorizations).toHaveLength(0);
+    } finally {
+      await lan.close();
+    }
   });
 });
 
 describe("conduit as a new user meets it", () => {
-  it("reaches a plain-http server that needs no OAuth on an address that is not loopback", async () => {
+  it.skipIf(LAN_ADDRESS === undefined)("reaches a plain-http server that needs no OAuth on an address that is not loopback", async () => {
     const server = await officialHttp("legacy");
+    const lan = await onLan(server.url);
     try {
-      // OAuth, which needs https there, is not offered, and the server, which asks for none, is
-      // reached as it is.
-      const lan = server.url.replace("127.0.0.1", OFF_LOOPBACK_NAME);
-      const ran = await conduit(["list", lan]);
+      // OAuth, which would need https there, runs only when a server asks; this one asks for
+      // none and is reached as it is.
+      const ran = await conduit(["list", lan.url]);
       expect(ran.stderr).toBe("");
       expect(ran.code).toBe(0);
       expect(ran.stdout).toMatch(/echo\s+Echoes the text back/);
     } finally {
+      await lan.close();
       await server.close();
     }
   });
