@@ -54,6 +54,12 @@ export interface ConnectOptions {
    * `Infinity` never escalates on a timer: the server's own exit ends the close.
    */
   closeGracePeriod?: number | undefined;
+  /**
+   * stdio: how long to wait after ending stdin before SIGTERM (ms, default `closeGracePeriod`).
+   * 0 sends SIGTERM at once, for a host that has what it needs (a one-shot command) and still
+   * gives the server `closeGracePeriod` to exit on it before SIGKILL.
+   */
+  stdinGracePeriod?: number | undefined;
   /** stdio: receives what the server writes to stderr. */
   onStderr?: ((text: string) => void) | undefined;
   /** Modern era: ask for log entries at this level and above on every request (none by default). */
@@ -93,7 +99,7 @@ const TIMEOUT_KEYS: ReadonlySet<string> = new Set(["default", "elicitation"]);
 const RATE_KEYS: ReadonlySet<string> = new Set(["perSecond", "burst"]);
 const SAMPLING_KEYS: ReadonlySet<string> = new Set(["maxTokens", "context", "allowIdle", "maxToolIterations", "rejectionCode"]);
 export const CONNECT_KEYS: ReadonlySet<string> = new Set([
-  "protocolVersion", "probeTimeout", "connectTimeout", "signal", "elicitation", "maxMessageBytes", "closeGracePeriod", "onStderr", "logLevel", "restart", "lazy",
+  "protocolVersion", "probeTimeout", "connectTimeout", "signal", "elicitation", "maxMessageBytes", "closeGracePeriod", "stdinGracePeriod", "onStderr", "logLevel", "restart", "lazy",
 ]);
 const ELICITATION_KEYS: ReadonlySet<string> = new Set(["origin"]);
 
@@ -156,6 +162,7 @@ export function checkConnectOptions(options: ConnectOptions): void {
   keys("connect option `elicitation`", options.elicitation, ELICITATION_KEYS);
   for (const name of ["probeTimeout", "connectTimeout", "maxMessageBytes"] as const) optional(positiveNumber, `connect option \`${name}\``, options[name]);
   optional(nonNegativeNumber, "connect option `closeGracePeriod`", options.closeGracePeriod);
+  optional(nonNegativeNumber, "connect option `stdinGracePeriod`", options.stdinGracePeriod);
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new InvalidArgumentError("connect option `signal` must be an AbortSignal");
   if (options.onStderr !== undefined && typeof options.onStderr !== "function") throw new InvalidArgumentError("connect option `onStderr` must be a function");
 }

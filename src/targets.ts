@@ -72,6 +72,7 @@ export function createTransport(target: ServerTarget, options: ConnectOptions, l
     return new StdioTransport(target, {
       maxMessageBytes,
       closeGracePeriod: options.closeGracePeriod ?? CONNECT_DEFAULTS.closeGracePeriod,
+      stdinGracePeriod: options.stdinGracePeriod ?? options.closeGracePeriod ?? CONNECT_DEFAULTS.closeGracePeriod,
       stderrTailBytes: CONNECT_DEFAULTS.stderrTailBytes,
       logger,
       onStderr: options.onStderr,

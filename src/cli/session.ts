@@ -20,11 +20,11 @@ import type { NamedTarget } from "./config-places.js";
 const CALLBACK_PORT = 33418;
 
 /**
- * A one-shot command's stdio servers get this long to exit after their stdin ends, and again
- * after SIGTERM, once the result is written: a server that ignores the end of its input would
- * otherwise hold the command for the library's default of 2 s twice over.
+ * What a one-shot command's stdio servers are given once the result is written: SIGTERM to their
+ * group as their stdin ends (a server that ignores the end of its input would otherwise hold the
+ * command for the library's 2 s), and then the library's grace period to exit on it.
  */
-export const ONE_SHOT_GRACE_MS = 100;
+export const ONE_SHOT_CLOSE: Readonly<ConnectAllOptions> = Object.freeze({ stdinGracePeriod: 0 });
 
 export interface SessionOptions {
   out: Output;
@@ -38,7 +38,7 @@ export interface SessionOptions {
   env: NodeJS.ProcessEnv;
   /** Show list changes and other notifications as they come. */
   notices: boolean;
-  /** A one-shot command: its servers are ended at once when it is done (`ONE_SHOT_GRACE_MS`). */
+  /** A one-shot command: its servers are ended at once when it is done (`ONE_SHOT_CLOSE`). */
   oneShot: boolean;
   onListChanged?: ((serverId: string, kind: string) => void) | undefined;
 }
@@ -107,7 +107,7 @@ export async function openSession(targets: readonly NamedTarget[], options: Sess
 
 /** What each server's connect is given: a one-shot command's stdio servers end at once. */
 export function connectOptionsOf(options: Pick<SessionOptions, "connectTimeout" | "oneShot">): ConnectAllOptions {
-  return options.oneShot ? { connectTimeout: options.connectTimeout, closeGracePeriod: ONE_SHOT_GRACE_MS } : { connectTimeout: options.connectTimeout };
+  return options.oneShot ? { connectTimeout: options.connectTimeout, ...ONE_SHOT_CLOSE } : { connectTimeout: options.connectTimeout };
 }
 
 /**

@@ -41,6 +41,8 @@ export const STDIO_TARGET_KEYS: ReadonlySet<string> = new Set(["command", "args"
 export interface StdioOptions {
   maxMessageBytes: number;
   closeGracePeriod: number;
+  /** How long stdin's end is given before SIGTERM (`closeGracePeriod` is the wait after it). */
+  stdinGracePeriod: number;
   stderrTailBytes: number;
   logger: Logger;
   onStderr?: ((text: string) => void) | undefined;
@@ -305,7 +307,7 @@ export class StdioTransport implements Transport {
     if (this.failed) this.writer?.discard();
     if (this.writer === undefined) child.stdin?.end();
     else this.writer.end();
-    if (!(await waitForExit(child, this.exited, grace, force))) {
+    if (!(await waitForExit(child, this.exited, this.options.stdinGracePeriod, force))) {
       if (!force.aborted) signalGroup(pid, "SIGTERM");
       if (force.aborted || !(await waitForExit(child, this.exited, grace, force))) {
         signalGroup(pid, "SIGKILL");

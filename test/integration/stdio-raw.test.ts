@@ -363,6 +363,17 @@ describe("the stdio transport", () => {
     expect(isProcessAlive(raw.pid!)).toBe(false);
   });
 
+  it("sends SIGTERM as stdin ends with stdinGracePeriod 0, and gives the server closeGracePeriod to exit on it", async () => {
+    // A close that waited out closeGracePeriod after stdin's end would outlast the test.
+    const { raw, server } = await setup({ connect: { stdinGracePeriod: 0, closeGracePeriod: 600_000 } });
+    await raw.stayAfterStdinEnd();
+    await server.close();
+    // The relay stays after stdin's end and dies of SIGTERM (often before it has even seen the
+    // end): nothing else could have ended it before the 600 s grace period.
+    await raw.exited;
+    expect(isProcessAlive(raw.pid!)).toBe(false);
+  });
+
   it("ends stdin first, and a well-behaved server exits on its own", async () => {
     const { raw, server } = await setup();
     await server.close();

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { distinctTargets, idOfUrl, stdioTarget } from "../../src/cli/targets.js";
 import { configPlaces, type NamedTarget } from "../../src/cli/config-places.js";
-import { ONE_SHOT_GRACE_MS, connectOptionsOf } from "../../src/cli/session.js";
+import { connectOptionsOf } from "../../src/cli/session.js";
 
 describe("the id of a URL server", () => {
   it("tells apart two servers on one host by port and path", () => {
@@ -58,9 +58,8 @@ describe("the config places", () => {
 });
 
 describe("a one-shot command's connects", () => {
-  it("give a stdio server a short grace period, so that one that ignores its stdin's end is ended at once", () => {
-    expect(connectOptionsOf({ connectTimeout: 30_000, oneShot: true })).toEqual({ connectTimeout: 30_000, closeGracePeriod: ONE_SHOT_GRACE_MS });
-    expect(ONE_SHOT_GRACE_MS).toBeLessThanOrEqual(100);
+  it("send a stdio server SIGTERM as its stdin ends, so that one that ignores its stdin's end is ended at once", () => {
+    expect(connectOptionsOf({ connectTimeout: 30_000, oneShot: true })).toEqual({ connectTimeout: 30_000, stdinGracePeriod: 0 });
     // The interactive mode keeps the library's default: its servers are left as the person leaves.
     expect(connectOptionsOf({ connectTimeout: 30_000, oneShot: false })).toEqual({ connectTimeout: 30_000 });
   });
