@@ -8,7 +8,8 @@
  * - `resources` is `"dynamic"` or an array of `{ uri, digest, size }`: each file once, under the
  *   skill's directory, SKILL.md among them, digests `sha256:` and 64 lowercase hex digits,
  *   sizes whole numbers of bytes; an entry without `resources`, or with anything else, is invalid;
- * - within the host's bounds on files and bytes, counted from the entry alone, before any read.
+ * - within the host's bounds on files and bytes, counted from the entry alone, before any read;
+ * - nested no deeper than `MAX_ENTRY_DEPTH` levels, its `_meta` and other fields too.
  */
 import { isObject } from "../util/json.js";
 import { quote } from "../util/text.js";
@@ -29,6 +30,13 @@ const DIGEST = /^sha256:[0-9a-f]{64}$/;
 const MAX_NAME = 64;
 const MAX_DESCRIPTION = 1024;
 
+/**
+ * Levels of objects and arrays an entry may nest, counted from the entry: a copy or a comparison
+ * of a deeper one (100 000 levels of `_meta`) would overflow the stack. A front matter the
+ * reader takes (64 levels under its mapping) nests 66 levels in its entry.
+ */
+export const MAX_ENTRY_DEPTH = 128;
+
 export function checkEntry(raw: unknown, limits: SkillLimits): EntryVerdict {
   if (!isObject(raw)) return invalid(undefined, "the entry is not an object");
   const uri = typeof raw.uri === "string" ? raw.uri : undefined;
@@ -45,7 +53,19 @@ export function checkEntry(raw: unknown, limits: SkillLimits): EntryVerdict {
   if (resources !== undefined) return invalid(uri, resources);
   const bytes = totalBytes(raw.resources as SkillEntry["resources"]);
   if (bytes > limits.maxBytes) return tooLarge(uri, `the skill's files add up to ${bytes} bytes, more than the ${limits.maxBytes} this host accepts`);
+  if (nestsDeeperThan(raw, MAX_ENTRY_DEPTH)) return invalid(uri, `the entry nests deeper than ${MAX_ENTRY_DEPTH} levels`);
   return { ok: true, entry: raw as SkillEntry, location };
+}
+
+/** Whether `value` holds objects or arrays more than `levels` deep; walked without recursion. */
+function nestsDeeperThan(value: unknown, levels: number): boolean {
+  const pending: Array<{ value: unknown; level: number }> = [{ value, level: 1 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (typeof next.value !== "object" || next.value === null) continue;
+    if (next.level > levels) return true;
+    for (const child of Object.values(next.value)) if (typeof child === "object" && child !== null) pending.push({ value: child, level: next.level + 1 });
+  }
+  return false;
 }
 
 function invalid(uri: string | undefined, message: string): EntryVerdict {

@@ -8,7 +8,8 @@ import { ClientError, type ClientErrorKind } from "../util/errors.js";
 
 /**
  * - `entry`: the skill's entry breaks the extension's rules (URI, name, digests, sizes).
- * - `limit`: the skill is larger than the host accepts (files or bytes).
+ * - `limit`: the skill is larger than the host accepts (files or bytes), or its SKILL.md's front
+ *   matter is longer than the 64 KiB a host reads (`MAX_FRONTMATTER_BYTES`).
  * - `dynamic`: the skill has no digests (`"resources": "dynamic"`) and the host did not allow those.
  * - `unlisted`: a file the entry does not list (or outside the skill) was asked for.
  * - `size`: the file read is not as long as the entry says.

@@ -11,9 +11,16 @@ import { parseYaml } from "./skills-yaml.js";
 /** Objects deeper than this are not compared (and so differ): no recursion on a server's whim. */
 const MAX_COMPARE_DEPTH = 64;
 
+/**
+ * The longest front matter read, in UTF-8 bytes of the YAML between the `---` lines. A host reads
+ * it synchronously, and every server of the `Client` waits while it does: this bounds that time
+ * for any parser (a host's own too), where front matter in use is a few hundred bytes.
+ */
+export const MAX_FRONTMATTER_BYTES = 64 * 1024;
+
 /** The parts of a SKILL.md. */
 export interface SkillDocument {
-  /** The YAML between the `---` lines. */
+  /** The YAML between the `---` lines, as in the file (its last line break too). */
   readonly yaml: string;
   /** What follows the closing `---` line. */
   readonly body: string;
@@ -30,8 +37,30 @@ export function splitSkillDocument(text: string): SkillDocument | string {
   const rest = source.slice(opening[0].length);
   const closing = /^---[ \t]*(?:\r?\n|$)/m.exec(rest);
   if (closing === null) return 'the front matter of SKILL.md has no closing "---" line';
-  return { yaml: rest.slice(0, closing.index).replace(/\r?\n$/, ""), body: rest.slice(closing.index + closing[0].length) };
+  // The YAML keeps the line break of its last line: a `|+` scalar at its end keeps it too.
+  return { yaml: rest.slice(0, closing.index), body: rest.slice(closing.index + closing[0].length) };
 }
+
+/** Whether `yaml` is longer than `MAX_FRONTMATTER_BYTES` in UTF-8 (counted no further than that). */
+export function frontmatterTooLong(yaml: string): boolean {
+  // A UTF-16 unit is at least one byte of UTF-8: past the bound in units is past it in bytes.
+  if (yaml.length > MAX_FRONTMATTER_BYTES) return true;
+  let bytes = 0;
+  for (let i = 0; i < yaml.length; i++) {
+    const unit = yaml.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (isHighSurrogate(unit) && isLowSurrogate(yaml.charCodeAt(i + 1))) {
+      // A pair is one character of 4 bytes; a lone surrogate is written as U+FFFD, 3 bytes.
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes > MAX_FRONTMATTER_BYTES;
+}
+
+const isHighSurrogate = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdbff;
+const isLowSurrogate = (unit: number): boolean => unit >= 0xdc00 && unit <= 0xdfff;
 
 /** Parses front matter YAML: the built-in reader, or the host's. */
 export type FrontmatterParser = (yaml: string) => unknown;

@@ -5,7 +5,7 @@
  */
 import type { JsonValue } from "../util/json.js";
 import { setOwn } from "../util/sanitize.js";
-import { YamlError, resolvePlain, scanQuoted } from "./skills-yaml-scalars.js";
+import { YamlError, plainKeyProblem, resolvePlain, scanQuoted, trimWhite } from "./skills-yaml-scalars.js";
 
 /** Collections deeper than this are refused rather than read on the stack. */
 export const MAX_DEPTH = 64;
@@ -16,9 +16,14 @@ export class FlowGatherer {
   private quote: string | undefined;
   private escaped = false;
 
+  /** Whether a closing bracket now would close the whole collection (outside quotes). */
+  get lastOpen(): boolean {
+    return this.open === 1 && this.quote === undefined;
+  }
+
   /**
-   * Feeds one more line: `done` once every bracket is closed; `content` is the line to read
-   * (the whole of it when done, else without its comment).
+   * Feeds one more line: `done` once every bracket is closed; `content` is the line to read.
+   * A comment stays in it: it ends a plain scalar, which may not go on to the next line.
    */
   feed(line: string): { done: boolean; content: string } {
     for (let i = 0; i < line.length; i++) {
@@ -26,14 +31,16 @@ export class FlowGatherer {
       if (this.quote !== undefined) {
         if (this.escaped) this.escaped = false;
         else if (char === "\\" && this.quote === '"') this.escaped = true;
+        // In single quotes, '' is a quote and the scalar goes on.
+        else if (char === "'" && this.quote === "'" && line[i + 1] === "'") i++;
         else if (char === this.quote) this.quote = undefined;
         continue;
       }
       // A quote opens a scalar only where one starts (an apostrophe inside a plain word does not).
-      if ((char === '"' || char === "'") && (i === 0 || /[\s[{,:]/.test(line[i - 1] as string))) this.quote = char;
+      if ((char === '"' || char === "'") && (i === 0 || /[ \t[{,:]/.test(line[i - 1] as string))) this.quote = char;
       else if (char === "[" || char === "{") this.open++;
       else if (char === "]" || char === "}") this.open--;
-      else if (char === "#" && (i === 0 || line[i - 1] === " " || line[i - 1] === "\t")) return { done: false, content: line.slice(0, i) };
+      else if (char === "#" && (i === 0 || line[i - 1] === " " || line[i - 1] === "\t")) return { done: false, content: line };
       if (this.open === 0) return { done: true, content: line };
     }
     // A quote left open at the end of a line goes on on the next; no escape crosses the break.
@@ -71,6 +78,8 @@ function foldLines(lines: readonly string[]): string {
 
 class FlowReader {
   at = 0;
+  /** The first line break at or after the last line asked for (`lineEnd`); the text's length past the last. */
+  private nextBreak = -1;
 
   constructor(private readonly text: string) {}
 
@@ -109,7 +118,10 @@ class FlowReader {
       const char = this.text[this.at];
       if (char === ",") throw this.expected("an entry");
       if (char === "[" || char === "{") throw new YamlError("a collection as a mapping key is not read");
-      const key = char === '"' || char === "'" ? this.quoted() : this.plain();
+      const quoted = char === '"' || char === "'";
+      const key = quoted ? this.quoted() : this.plain();
+      const problem = quoted ? undefined : plainKeyProblem(key);
+      if (problem !== undefined) throw new YamlError(problem);
       if (seen.has(key)) throw new YamlError(`the key "${key.slice(0, 40)}" appears twice`);
       seen.add(key);
       this.space();
@@ -126,13 +138,34 @@ class FlowReader {
     }
   }
 
-  /** A quoted scalar, folded across the lines of the collection as in a block. */
+  /**
+   * A quoted scalar, folded across the lines of the collection as in a block. Its lines are
+   * handed over one at a time, from where it starts: cutting the rest of the text into lines for
+   * each scalar made a list of many quoted items quadratic (55 KiB took 2.4 s).
+   */
   private quoted(): string {
-    const lines = this.text.slice(this.at).split("\n");
-    let next = 0;
-    const { value, rest } = scanQuoted(lines[0] as string, () => lines[++next]);
-    this.at = this.text.length - [rest, ...lines.slice(next + 1)].join("\n").length;
+    let end = this.lineEnd(this.at);
+    const { value, rest } = scanQuoted(this.text.slice(this.at, end), () => {
+      if (end >= this.text.length) return undefined;
+      const start = end + 1;
+      end = this.lineEnd(start);
+      return this.text.slice(start, end);
+    });
+    this.at = end - rest.length;
     return value;
+  }
+
+  /**
+   * Where the line holding `from` ends. The breaks are found once, in one pass, and met in
+   * order: the reader only moves forward, so a long line of many scalars is not searched again
+   * for each of them.
+   */
+  private lineEnd(from: number): number {
+    while (this.nextBreak < from) {
+      const found = this.text.indexOf("\n", this.nextBreak + 1);
+      this.nextBreak = found < 0 ? this.text.length : found;
+    }
+    return this.nextBreak;
   }
 
   /**
@@ -140,7 +173,8 @@ class FlowReader {
    * lines fold as in a block. It cannot start with an indicator.
    */
   private plain(): string {
-    if (/^(?:[&*!|>'"%@`#]|[-?:](?:[ \t\n]|$))/.test(this.text.slice(this.at, this.at + 2))) {
+    // `-`, `?` and `:` start a plain scalar only before a character that may be in one.
+    if (/^(?:[&*!|>'"%@`#]|[-?:](?:[ \t\n,[\]{}]|$))/.test(this.text.slice(this.at, this.at + 2))) {
       throw new YamlError(`"${this.text[this.at] ?? ""}" cannot start a value in a flow collection (anchors, aliases, tags, block scalars are not read)`);
     }
     const start = this.at;
@@ -150,11 +184,17 @@ class FlowReader {
       if (char === ":" && /^:(?:[ \t\n,\]}]|$)/.test(this.text.slice(this.at, this.at + 2))) break;
       if (char === "#" && /[ \t\n]/.test(this.text[this.at - 1] ?? "")) break;
     }
-    return foldLines(this.text.slice(start, this.at).split("\n").map((line) => line.trim()));
+    return foldLines(this.text.slice(start, this.at).split("\n").map((line) => trimWhite(line)));
   }
 
+  /** White space, line breaks and comments (a `#` at a line's start or after white space). */
   private space(): void {
-    while (this.text[this.at] === " " || this.text[this.at] === "\t" || this.text[this.at] === "\n") this.at++;
+    for (;;) {
+      const char = this.text[this.at];
+      if (char === " " || char === "\t" || char === "\n") this.at++;
+      else if (char === "#" && (this.at === 0 || /[ \t\n]/.test(this.text[this.at - 1] as string))) this.at = this.lineEnd(this.at);
+      else return;
+    }
   }
 
   private take(char: string): boolean {

@@ -5,7 +5,6 @@
  * fold their lines and chomp their end. Pure functions over text; the block structure that
  * finds them is `skills-yaml.ts`.
  */
-import type { JsonValue } from "../util/json.js";
 
 /** YAML this reader does not take: the front matter cannot be compared, so the skill is refused. */
 export class YamlError extends Error {
@@ -23,7 +22,7 @@ const INFINITY = /^[-+]?\.(?:inf|Inf|INF)$/;
 const NAN = /^\.(?:nan|NaN|NAN)$/;
 
 /** A plain scalar's value under the 1.2 core schema (1.1's `yes`, `on`, dates stay strings). */
-export function resolvePlain(text: string): JsonValue {
+export function resolvePlain(text: string): string | number | boolean | null {
   if (NULL.test(text)) return null;
   if (TRUE.test(text)) return true;
   if (FALSE.test(text)) return false;
@@ -38,6 +37,17 @@ export function resolvePlain(text: string): JsonValue {
   return text;
 }
 
+/**
+ * Why a plain key is not read, or undefined: it is taken as written where that is how JSON
+ * writes the value YAML reads (`1`, `true`, any string), and refused where it is not (`1.0`,
+ * `0x1F`, `-0`, `True`, `null`, `~`), since YAML libraries make different keys of it.
+ */
+export function plainKeyProblem(text: string): string | undefined {
+  const value = resolvePlain(text);
+  if (typeof value === "string" || (value !== null && String(value) === text)) return undefined;
+  return `the key "${text.slice(0, 40)}" reads as ${value === null ? "null" : String(value)}, which YAML libraries write differently as a key (quote it)`;
+}
+
 /** Where a comment starts in `text` (a `#` at its start or after white space), or -1. */
 export function commentStart(text: string): number {
   if (text.startsWith("#")) return 0;
@@ -50,7 +60,26 @@ export function commentStart(text: string): number {
 /** `text` without a trailing comment and white space. */
 export function withoutComment(text: string): string {
   const at = commentStart(text);
-  return (at < 0 ? text : text.slice(0, at)).trimEnd();
+  return trimWhite(at < 0 ? text : text.slice(0, at), false);
+}
+
+const isWhite = (char: string | undefined): boolean => char === " " || char === "\t";
+
+/**
+ * `text` without the spaces and tabs at its ends (or at its end alone): YAML's white space.
+ * JavaScript's `trim` takes more (a carriage return, a form feed, U+00A0, U+FEFF), which YAML
+ * keeps as text.
+ */
+export function trimWhite(text: string, start = true): string {
+  let from = 0;
+  if (start) while (isWhite(text[from])) from++;
+  return text.slice(from, Math.max(from, trimmedEnd(text, from)));
+}
+
+/** Whether `line` holds nothing but spaces and tabs. */
+export function isBlank(line: string): boolean {
+  for (let i = 0; i < line.length; i++) if (!isWhite(line[i])) return false;
+  return true;
 }
 
 /** A plain scalar of block context may not hold `: ` (YAML reads that as a mapping inside it). */
@@ -118,15 +147,29 @@ export function scanQuoted(first: string, nextLine: () => string | undefined): {
       segment += char;
       at++;
     }
-    value += escapedBreak ? segment : segment.slice(0, kept) + segment.slice(kept).replace(/[ \t]+$/, "");
+    value += escapedBreak ? segment : segment.slice(0, trimmedEnd(segment, kept));
     let breaks = 0;
     let line = nextLine();
-    for (; line !== undefined && line.trim() === ""; line = nextLine()) breaks++;
+    for (; line !== undefined && isBlank(line); line = nextLine()) breaks++;
     if (line === undefined) throw new YamlError("a quoted value is not closed");
+    // The spec (and PyYAML) keep each empty line after an escaped break; the `yaml` package
+    // folds them: a value that libraries read differently cannot be compared with the entry.
+    if (escapedBreak && breaks > 0) throw new YamlError("an empty line after an escaped line break (\\ at the end of a line) is read differently by YAML libraries");
     value += escapedBreak ? "\n".repeat(breaks) : breaks === 0 ? " " : "\n".repeat(breaks);
     text = line.replace(/^[ \t]+/, "");
     at = 0;
   }
+}
+
+/**
+ * Where `text` ends without the spaces and tabs at its end, not before `from`. A loop, not
+ * `/[ \t]+$/`: that pattern tries again from each white space character of a run, and a line of
+ * 32 KiB of spaces inside quotes took 1.7 s.
+ */
+function trimmedEnd(text: string, from: number): number {
+  let end = text.length;
+  while (end > from && isWhite(text[end - 1])) end--;
+  return end;
 }
 
 /** The header of a block scalar: `|` or `>`, chomping `-`/`+`, an indentation digit, a comment. */

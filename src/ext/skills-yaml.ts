@@ -7,21 +7,34 @@
  * `YamlError`: a skill whose front matter cannot be read cannot be compared with its entry, and
  * is not loaded. A host that needs all of YAML passes its own parser (`parseFrontmatter`).
  *
- * Plain scalars take their 1.2 core-schema type (`1.0` is a number, `yes` a string); keys are
- * strings as written, as they are once rendered to JSON.
+ * Plain scalars take their 1.2 core-schema type (`1.0` is a number, `yes` a string). A key is
+ * a string: a plain key YAML reads as something else is taken only where JSON writes that value
+ * as the key is written (`1`, `true`); `1.0`, `0x1F`, `True` or `null` as a key is refused,
+ * since YAML libraries render it to JSON differently (`"1"` or `"1.0"`, `""` or `"null"`).
  */
 import type { JsonValue } from "../util/json.js";
 import { setOwn } from "../util/sanitize.js";
 import { FlowGatherer, MAX_DEPTH, parseFlow } from "./skills-yaml-flow.js";
-import { YamlError, blockHeader, blockValue, checkPlain, commentStart, resolvePlain, scanQuoted, withoutComment } from "./skills-yaml-scalars.js";
+import { YamlError, blockHeader, blockValue, checkPlain, commentStart, isBlank, plainKeyProblem, resolvePlain, scanQuoted, trimWhite, withoutComment } from "./skills-yaml-scalars.js";
 
 export { YamlError } from "./skills-yaml-scalars.js";
 
 /** The value of one YAML document (null when it holds nothing). */
 export function parseYaml(source: string): JsonValue {
-  return new BlockReader(source.split(/\r?\n/)).document();
+  // YAML 1.2 takes a carriage return alone for a line break, the `yaml` package not always (it
+  // is white space after a colon, text elsewhere); a byte order mark it drops at the start of a
+  // line, or refuses before a `-`: no reading of either is sure. (SKILL.md's own mark, before
+  // its first `---`, is not part of the front matter.)
+  if (LONE_CR.test(source)) throw new YamlError("front matter: a carriage return not followed by a line feed is read differently by YAML libraries");
+  if (source.includes("\ufeff")) throw new YamlError("front matter: a byte order mark is read differently by YAML libraries");
+  const lines = source.split(/\r?\n/);
+  // A line break ends the line before it: it does not begin an empty line (a `|+` scalar at the
+  // end would keep one line break too many).
+  if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+  return new BlockReader(lines).document();
 }
 
+const LONE_CR = /\r(?!\n)/;
 const isSequenceItem = (content: string): boolean => content === "-" || content.startsWith("- ") || content.startsWith("-\t");
 const NOT_A_KEY_START = /^(?:[[\]{},&*!|>%@`#]|[?:-](?:[ \t]|$))/;
 
@@ -58,6 +71,8 @@ class BlockReader {
       if (at > indent) throw this.fail("this line is indented more than the keys before it");
       const key = this.key(this.line(this.i).slice(indent));
       if (key === undefined) throw this.fail("expected a key: value line");
+      const problem = key.quoted ? undefined : plainKeyProblem(key.name);
+      if (problem !== undefined) throw this.fail(problem);
       if (seen.has(key.name)) throw this.fail(`the key "${key.name.slice(0, 40)}" appears twice`);
       seen.add(key.name);
       this.i++;
@@ -83,8 +98,12 @@ class BlockReader {
         continue;
       }
       // The item's node starts after the dash: the line is read again as if it started there,
-      // so that `- key: value` and the keys under it line up as a mapping does.
+      // so that `- key: value` and the keys under it line up as a mapping does. A tab there
+      // would indent that collection (`-\tkey: value`).
       const column = indent + 1 + (after.length - rest.length);
+      if (after.slice(0, after.length - rest.length).includes("\t") && (isSequenceItem(rest) || this.key(rest) !== undefined)) {
+        throw this.fail("a tab indents this line (YAML indents with spaces)");
+      }
       this.lines[this.i] = " ".repeat(column) + rest;
       items.push(this.block(column, depth + 1, indent));
     }
@@ -130,18 +149,20 @@ class BlockReader {
     let open = commentStart(text) < 0;
     while (open && this.i < this.lines.length) {
       const line = this.line(this.i);
-      if (line.trim() === "") {
+      if (isBlank(line)) {
+        this.noTabIndent(line, parent);
         breaks++;
         this.i++;
         continue;
       }
-      if (this.indentAt(this.i) <= parent || line.trim().startsWith("#")) break;
-      const more = withoutComment(line.trim());
+      const text = trimWhite(line);
+      if (this.indentAt(this.i) <= parent || text.startsWith("#")) break;
+      const more = withoutComment(text);
       checkPlain(more);
       value += (breaks === 0 ? " " : "\n".repeat(breaks)) + more;
       breaks = 0;
       continued = true;
-      open = commentStart(line.trim()) < 0;
+      open = commentStart(text) < 0;
       this.i++;
     }
     // A value of several lines is text, whatever its words.
@@ -160,9 +181,10 @@ class BlockReader {
     for (let piece = gatherer.feed(text); ; ) {
       lines.push(piece.content);
       if (piece.done) break;
-      const line = this.continuation(parent, true);
+      const line = this.continuation(parent, gatherer.lastOpen);
       if (line === undefined) throw this.fail("a flow collection is not closed");
-      piece = gatherer.feed(line.trim());
+      // Whole: the white space at its end may be an escape's (`"\ `).
+      piece = gatherer.feed(line);
     }
     const { value, rest } = parseFlow(lines.join("\n"), depth);
     this.endOfValue(rest);
@@ -170,16 +192,29 @@ class BlockReader {
   }
 
   /**
-   * The next line of a value that spans lines: it must be indented under the value's parent
-   * (a line that closes a flow collection may stand at the parent's indentation).
+   * The next line of a value that spans lines: it must be indented under the value's parent.
+   * A line that begins with the bracket closing a whole flow collection (`closing`) may stand at
+   * the parent's indentation, not before it.
    */
-  private continuation(parent: number, flow = false): string | undefined {
+  private continuation(parent: number, closing = false): string | undefined {
     if (this.i >= this.lines.length) return undefined;
     const line = this.line(this.i);
-    const closes = flow && /^[ \t]*[\]}]/.test(line);
-    if (line.trim() !== "" && leadingSpaces(line) <= parent && !closes) throw this.fail("a value that goes on to this line must be indented more");
+    const spaces = this.noTabIndent(line, parent);
+    const closes = closing && /^ *[\]}]/.test(line);
+    if (!isBlank(line) && (spaces < parent || (spaces === parent && !closes))) throw this.fail("a value that goes on to this line must be indented more");
     this.i++;
     return line;
+  }
+
+  /**
+   * The spaces that begin a line under `parent`. A tab may separate, but not stand where the
+   * indentation is (YAML 1.2 6.1): not even on a line of white space alone, or before a closing
+   * bracket.
+   */
+  private noTabIndent(line: string, parent: number): number {
+    const spaces = leadingSpaces(line);
+    if (line[spaces] === "\t" && spaces <= parent) throw this.fail("a tab indents this line (YAML indents with spaces)");
+    return spaces;
   }
 
   /** `|` or `>`: the lines indented under `parent` (by the first of them, or as the header says). */
@@ -191,28 +226,34 @@ class BlockReader {
     let leading = 0;
     for (; this.i < this.lines.length; this.i++) {
       const line = this.line(this.i);
-      if (line.trim() === "") {
+      const at = leadingSpaces(line);
+      if (isBlank(line)) {
+        if (at < line.length && (indent === undefined || at < indent)) throw this.fail("a tab indents this line (YAML indents with spaces)");
         if (indent === undefined) leading = Math.max(leading, line.length);
-        lines.push("");
+        // White space past the indentation is the line's text (a line of spaces is kept).
+        lines.push(indent !== undefined && line.length > indent ? line.slice(indent) : "");
         continue;
       }
-      const at = leadingSpaces(line);
+      // A tab in the indentation, even of a comment line that ends the scalar.
+      if (line[at] === "\t" && (indent === undefined || at < indent)) throw this.fail("a tab indents this line (YAML indents with spaces)");
       if (indent === undefined && leading > at && at > parent) throw this.fail("an empty line before a block scalar's text is indented more than the text");
       indent ??= at;
       if (at < indent || at <= parent) break;
       lines.push(line.slice(indent));
     }
+    // PyYAML keeps such a line as text, the `yaml` package drops it: no reading is sure.
+    if (header.indent !== undefined && endsInWhiteLine(lines)) throw this.fail("a line of white space alone at the end of a block scalar with an indentation indicator is read differently by YAML libraries");
     return blockValue(lines, header);
   }
 
   /** After a closed value only a comment may follow on its line. */
   private endOfValue(rest: string): void {
-    const trimmed = rest.trim();
+    const trimmed = trimWhite(rest);
     if (trimmed !== "" && !(trimmed.startsWith("#") && /^[ \t]/.test(rest))) throw this.fail(`unexpected "${trimmed.slice(0, 20)}" after a value`);
   }
 
   /** A `key:` line: its key (quoted or plain) and what follows the colon. */
-  private key(content: string): { name: string; rest: string } | undefined {
+  private key(content: string): { name: string; quoted: boolean; rest: string } | undefined {
     if (content.startsWith('"') || content.startsWith("'")) {
       let scanned: { value: string; rest: string };
       try {
@@ -221,19 +262,19 @@ class BlockReader {
         return undefined;
       }
       const colon = /^[ \t]*:(?:[ \t]|$)/.exec(scanned.rest);
-      return colon === null ? undefined : { name: scanned.value, rest: scanned.rest.slice(colon[0].length) };
+      return colon === null ? undefined : { name: scanned.value, quoted: true, rest: scanned.rest.slice(colon[0].length) };
     }
     if (NOT_A_KEY_START.test(content)) return undefined;
     const end = commentStart(content);
     const colon = /:(?:[ \t]|$)/.exec(end < 0 ? content : content.slice(0, end));
     if (colon === null) return undefined;
-    const name = content.slice(0, colon.index).trimEnd();
-    return name === "" ? undefined : { name, rest: content.slice(colon.index + 1) };
+    const name = trimWhite(content.slice(0, colon.index), false);
+    return name === "" ? undefined : { name, quoted: false, rest: content.slice(colon.index + 1) };
   }
 
   private skipEmpty(): void {
     while (this.i < this.lines.length) {
-      const trimmed = this.line(this.i).trim();
+      const trimmed = trimWhite(this.line(this.i));
       if (trimmed !== "" && !trimmed.startsWith("#")) return;
       this.i++;
     }
@@ -256,6 +297,15 @@ class BlockReader {
   private fail(message: string, line = this.i): YamlError {
     return new YamlError(`front matter line ${line + 1}: ${message}`);
   }
+}
+
+/** Whether the last of a block scalar's lines with anything in them holds white space alone. */
+function endsInWhiteLine(lines: readonly string[]): boolean {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i] as string;
+    if (line !== "") return isBlank(line);
+  }
+  return false;
 }
 
 function leadingSpaces(line: string): number {

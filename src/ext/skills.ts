@@ -22,7 +22,7 @@ import { excerpt, quote } from "../util/text.js";
 import { verifiedFile } from "./skills-content.js";
 import { checkEntry, type SkillLimits } from "./skills-entry.js";
 import { SkillError } from "./skills-error.js";
-import { frontmatterDifferences, readFrontmatter, splitSkillDocument, type FrontmatterParser } from "./skills-frontmatter.js";
+import { MAX_FRONTMATTER_BYTES, frontmatterDifferences, frontmatterTooLong, readFrontmatter, splitSkillDocument, type FrontmatterParser } from "./skills-frontmatter.js";
 import { Skill } from "./skills-loaded.js";
 import type { LoadedSkill, RefusedSkill, SkillEntry, SkillFile, SkillListing, SkillsOptions } from "./skills-types.js";
 import { canonicalUri, type SkillLocation } from "./skills-uri.js";
@@ -48,7 +48,8 @@ export interface ServerSkills {
   load(skill: SkillEntry | string, options?: CallOptions): Promise<LoadedSkill>;
 }
 
-const DEFAULTS = { maxSkills: 10_000, maxFiles: 512, maxBytes: 16 * 1024 * 1024 } as const;
+/** The host's bounds when it gives none. */
+export const SKILLS_DEFAULTS = { maxSkills: 10_000, maxFiles: 512, maxBytes: 16 * 1024 * 1024 } as const;
 
 /**
  * The server each entry handed out came from. A skill is its server and its URI: an entry of one
@@ -64,9 +65,9 @@ export function skillsOf(server: ServerHandle, options: SkillsOptions = {}): Ser
   knownKeys("skills options", options, OPTION_KEYS);
   if (options.parseFrontmatter !== undefined && typeof options.parseFrontmatter !== "function") throw new InvalidArgumentError("parseFrontmatter must be a function");
   return new Skills(server, {
-    maxSkills: bound("maxSkills", options.maxSkills, DEFAULTS.maxSkills),
-    maxFiles: bound("maxFiles", options.maxFiles, DEFAULTS.maxFiles),
-    maxBytes: bound("maxBytes", options.maxBytes, DEFAULTS.maxBytes),
+    maxSkills: bound("maxSkills", options.maxSkills, SKILLS_DEFAULTS.maxSkills),
+    maxFiles: bound("maxFiles", options.maxFiles, SKILLS_DEFAULTS.maxFiles),
+    maxBytes: bound("maxBytes", options.maxBytes, SKILLS_DEFAULTS.maxBytes),
     allowDynamic: options.allowDynamic === true,
     parseFrontmatter: options.parseFrontmatter,
   });
@@ -174,6 +175,14 @@ class Skills implements ServerSkills {
     if (text === undefined) throw fail("SKILL.md is not UTF-8 text");
     const document = splitSkillDocument(text);
     if (typeof document === "string") throw fail(document);
+    if (frontmatterTooLong(document.yaml)) {
+      throw new SkillError("limit", `the front matter of ${excerpt(entry.uri)} is longer than the ${MAX_FRONTMATTER_BYTES} bytes this host reads`, {
+        serverId: this.serverId,
+        skillUri: entry.uri,
+        fileUri: entry.uri,
+        data: read,
+      });
+    }
     const parsed = readFrontmatter(document.yaml, this.settings.parseFrontmatter);
     if (typeof parsed === "string") throw fail(parsed);
     const differences = frontmatterDifferences(parsed, entry.frontmatter);

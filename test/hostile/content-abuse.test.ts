@@ -32,7 +32,8 @@ import {
 import { startRawStdio, type RawStdioServer, type RpcMessage } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";
 import { capturingLogger } from "../helpers/logger.js";
-import { safetyRow } from "./safety.js";
+import { MB } from "./probe.js";
+import { count, safetyRow } from "./safety.js";
 
 async function setup(handler: Handler, options: Partial<ClientOptions> = {}, connect: Parameters<Client["connect"]>[2] = {}) {
   const raw = track(await startRawStdio());
@@ -59,6 +60,12 @@ const BIDI = "\u202eevil\u202c";
 const ZERO_WIDTH = "zero\u200bwidth";
 const NASTY = `${ANSI} ${BIDI} ${ZERO_WIDTH}`;
 const CLEAN = "red evil zerowidth";
+/** A URL far past MAX_URL_LENGTH; the length of its prefix `https://example.com/`. */
+const HUGE_URL_PATH = MB;
+const URL_PREFIX = "https://example.com/".length;
+/** The client's sampling bound, and a request far past it. */
+const MAX_TOKENS = 1000;
+const HUGE_MAX_TOKENS = 1e9;
 
 describe("URL elicitation phishing forms", () => {
   type Seen = { params: ElicitFormParams | ElicitUrlParams; ctx: ElicitationContext };
@@ -78,10 +85,10 @@ describe("URL elicitation phishing forms", () => {
     ["https://user:pass@example.com", "https://user:pass@example.com", "url must not carry a user name or password"],
     // The last "@" ends the userinfo: the host is evil.com, "example.com%2F" is a user name.
     ["https://example.com%2F@evil.com/", "https://example.com%2F@evil.com/", "url must not carry a user name or password"],
-    ["a URL of 1 MiB", `https://example.com/${"a".repeat(1024 * 1024)}`, `url must be at most ${MAX_URL_LENGTH} characters (it has ${1024 * 1024 + 20})`],
-    ["a URL one character past the bound", `https://example.com/${"a".repeat(MAX_URL_LENGTH - 20 + 1)}`, `url must be at most ${MAX_URL_LENGTH} characters`],
+    [`a URL of ${count(HUGE_URL_PATH / MB)} MiB`, `https://example.com/${"a".repeat(HUGE_URL_PATH)}`, `url must be at most ${MAX_URL_LENGTH} characters (it has ${HUGE_URL_PATH + URL_PREFIX})`],
+    [`a URL of ${count(MAX_URL_LENGTH + 1)} characters, one past the bound`, `https://example.com/${"a".repeat(MAX_URL_LENGTH - URL_PREFIX + 1)}`, `url must be at most ${MAX_URL_LENGTH} characters`],
     // Within the bound as sent, past it once the parser has percent-encoded the "<"s.
-    ["a URL past the bound once parsed", `https://example.com/${"<".repeat(MAX_URL_LENGTH - 20)}`, "once parsed"],
+    [`a URL of ${count(MAX_URL_LENGTH)} characters, past the bound once parsed`, `https://example.com/${"<".repeat(MAX_URL_LENGTH - URL_PREFIX)}`, "once parsed"],
   ])("refuses %s with -32602 before the Handler runs", async ([label, url, message], context) => {
     const seen: Seen[] = [];
     const { raw, server } = await setup(urlHandler(seen));
@@ -99,7 +106,7 @@ describe("URL elicitation phishing forms", () => {
     expect((await elicitUrl(raw, "https://good.com.evil.com/")).result).toEqual({ action: "decline" });
     expect(seen).toHaveLength(1);
     expect(seen[0]!.ctx).toMatchObject({ mode: "url", url: "https://good.com.evil.com/", host: "good.com.evil.com", idn: false, originMismatch: true });
-    safetyRow(context, {"area": "Content abuse", "tried": "URL elicitation of `https://good.com.evil.com/` from a server of `https://good.com`", "over": "stdio", "outcome": "reaches the Handler with `host` good.com.evil.com and `originMismatch` true, to show"});
+    safetyRow(context, { area: "Content abuse", tried: "URL elicitation of `https://good.com.evil.com/` from a server of `https://good.com`", over: "stdio", outcome: "reaches the Handler with `host` good.com.evil.com and `originMismatch` true, to show" });
   });
 
   it("accepts a punycode lookalike with idn true", async (context) => {
@@ -107,7 +114,7 @@ describe("URL elicitation phishing forms", () => {
     const { raw } = await setup(urlHandler(seen));
     expect((await elicitUrl(raw, "https://xn--pple-43d.com/")).result).toEqual({ action: "decline" });
     expect(seen[0]!.ctx).toMatchObject({ mode: "url", url: "https://xn--pple-43d.com/", host: "xn--pple-43d.com", idn: true, originMismatch: true });
-    safetyRow(context, {"area": "Content abuse", "tried": "URL elicitation of a punycode lookalike (`xn--pple-43d.com`)", "over": "stdio", "outcome": "reaches the Handler with `idn` true and `originMismatch` true, to warn of"});
+    safetyRow(context, { area: "Content abuse", tried: "URL elicitation of a punycode lookalike (`xn--pple-43d.com`)", over: "stdio", outcome: "reaches the Handler with `idn` true and `originMismatch` true, to warn of" });
   });
 
   it("resolves percent-encoded dot segments: the Handler sees the parsed href, not the server's text", async (context) => {
@@ -117,7 +124,7 @@ describe("URL elicitation phishing forms", () => {
     expect(seen[0]!.ctx).toMatchObject({ mode: "url", url: "https://evil.com/", host: "evil.com", idn: false, originMismatch: true });
     // params are the server's own: ctx.url is what to show.
     expect((seen[0]!.params as ElicitUrlParams).url).toBe("https://evil.com/%2e%2e/");
-    safetyRow(context, {"area": "Content abuse", "tried": "URL elicitation with percent-encoded dot segments (`/%2e%2e/`)", "over": "stdio", "outcome": "`ctx.url` is the parsed href (`https://evil.com/`): what the Handler shows is where the browser goes"});
+    safetyRow(context, { area: "Content abuse", tried: "URL elicitation with percent-encoded dot segments (`/%2e%2e/`)", over: "stdio", outcome: "`ctx.url` is the parsed href (`https://evil.com/`): what the Handler shows is where the browser goes" });
   });
 });
 
@@ -125,18 +132,18 @@ describe("sampling maxTokens", () => {
   const sampled: CreateMessageResult = { role: "assistant", content: { type: "text", text: "ok" }, model: "m" };
   const params = (maxTokens: unknown) => ({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens });
 
-  it("clamps 1e9 to the client's sampling.maxTokens: the Handler sees the bound", async (context) => {
+  it("clamps a maxTokens far past the client's sampling.maxTokens: the Handler sees the bound", async (context) => {
     const seen: CreateMessageParams[] = [];
-    const { raw } = await setup({ handleSampling: (p) => (seen.push(p), sampled) }, { sampling: { allowIdle: true, maxTokens: 1000 } });
-    expect((await ask(raw, "sampling/createMessage", params(1e9))).result).toMatchObject({ model: "m" });
+    const { raw } = await setup({ handleSampling: (p) => (seen.push(p), sampled) }, { sampling: { allowIdle: true, maxTokens: MAX_TOKENS } });
+    expect((await ask(raw, "sampling/createMessage", params(HUGE_MAX_TOKENS))).result).toMatchObject({ model: "m" });
     expect(seen).toHaveLength(1);
-    expect(seen[0]!.maxTokens).toBe(1000);
-    safetyRow(context, {"area": "Content abuse", "tried": "sampling with `maxTokens` of 1e9", "over": "stdio", "outcome": "clamped to `sampling.maxTokens` (1 000 here) before the Handler sees it"});
+    expect(seen[0]!.maxTokens).toBe(MAX_TOKENS);
+    safetyRow(context, { area: "Content abuse", tried: `sampling with \`maxTokens\` of ${count(HUGE_MAX_TOKENS)}`, over: "stdio", outcome: `clamped to \`sampling.maxTokens\` (${count(MAX_TOKENS)} here) before the Handler sees it` });
   });
 
   it.for([[-1], [1.5], ["100"]])("refuses maxTokens %j with -32602 before the Handler runs", async ([maxTokens], context) => {
     let calls = 0;
-    const { raw, server } = await setup({ handleSampling: () => (calls++, sampled) }, { sampling: { allowIdle: true, maxTokens: 1000 } });
+    const { raw, server } = await setup({ handleSampling: () => (calls++, sampled) }, { sampling: { allowIdle: true, maxTokens: MAX_TOKENS } });
     expect((await ask(raw, "sampling/createMessage", params(maxTokens))).error).toMatchObject({
       code: -32602,
       message: expect.stringContaining("maxTokens must be a positive integer"),
@@ -157,7 +164,7 @@ describe("roots answers", () => {
     // The URL parser resolves "..": what is sent is the normalised path, never a "..".
     expect((await ask(raw, "roots/list")).result).toEqual({ roots: [{ uri: "file:///etc", name: "t" }] });
     expect(logger.warnings("root was not shared")).toHaveLength(2);
-    safetyRow(context, {"area": "Content abuse", "tried": "roots answered with `file:///a/../etc`, `file://evil.com/share`, `http://x`", "over": "stdio", "outcome": "the traversal is sent resolved (`file:///etc`); the remote host and the non-file URI are dropped, each logged"});
+    safetyRow(context, { area: "Content abuse", tried: "roots answered with `file:///a/../etc`, `file://evil.com/share`, `http://x`", over: "stdio", outcome: "the traversal is sent resolved (`file:///etc`); the remote host and the non-file URI are dropped, each logged" });
   });
 });
 
@@ -169,7 +176,7 @@ describe("escape, bidi and zero-width characters", () => {
     await server.ping();
     await client.notificationsSettled();
     expect(logs).toEqual([{ level: "warning", logger: CLEAN, data: { [CLEAN]: CLEAN, list: [CLEAN] } }]);
-    safetyRow(context, {"area": "Content abuse", "tried": "escape, bidi and zero-width characters in a log entry's `logger`, `data` keys and values", "over": "stdio", "outcome": "`handleLog` gets them cleaned"});
+    safetyRow(context, { area: "Content abuse", tried: "escape, bidi and zero-width characters in a log entry's `logger`, `data` keys and values", over: "stdio", outcome: "`handleLog` gets them cleaned" });
   });
 
   it("leaves an elicitation's message and field titles as sent: the host's sanitize cleans them", async (context) => {
@@ -184,6 +191,6 @@ describe("escape, bidi and zero-width characters", () => {
     expect(field.title).toBe(NASTY);
     expect(field.description).toBe(NASTY);
     expect([params.message, field.title, field.description].map((text) => sanitize(text))).toEqual([CLEAN, CLEAN, CLEAN]);
-    safetyRow(context, {"area": "Content abuse", "tried": "escape, bidi and zero-width characters in an elicitation's message and a field's title and description", "over": "stdio", "outcome": "the Handler gets them as sent (bounded in length); `sanitize` cleans each"});
+    safetyRow(context, { area: "Content abuse", tried: "escape, bidi and zero-width characters in an elicitation's message and a field's title and description", over: "stdio", outcome: "the Handler gets them as sent (bounded in length); `sanitize` cleans each" });
   });
 });

@@ -34,7 +34,8 @@ import { DEFAULT_CAPABILITIES, startRawStdio, type JsonObject, type RawStdioServ
 import { NEXT, startRawHttp, viaSse } from "../helpers/raw-http.js";
 import { track } from "../helpers/cleanup.js";
 import { capturingLogger, type CapturingLogger } from "../helpers/logger.js";
-import { safetyRow } from "./safety.js";
+import { MB } from "./probe.js";
+import { count, safetyRow } from "./safety.js";
 
 /** `text` in Unicode tag characters (U+E0000 + its ASCII code): invisible, yet a model reads it. */
 function tags(text: string): string {
@@ -423,7 +424,7 @@ describe.each<Era>(["legacy", "modern"])("an elicitation's message past MAX_MESS
 
   it.for([
     ["one character past it", MAX_MESSAGE_LENGTH + 1],
-    ["of 1 MiB", 1024 * 1024],
+    [`of ${count(MB / MB)} MiB`, MB],
   ] as const)("%s is refused with -32602 before the Handler runs, in form and URL mode; at the bound it runs", async ([, length], context) => {
     const { raw, server, seen, answer } = await setup(era);
     for (const mode of ["form", "url"] as const) {
@@ -439,9 +440,9 @@ describe.each<Era>(["legacy", "modern"])("an elicitation's message past MAX_MESS
     }
     row(
       context,
-      `an elicitation (form and URL mode) whose message has ${length === MAX_MESSAGE_LENGTH + 1 ? "16 385 characters" : "1 MiB"}`,
+      `an elicitation (form and URL mode) whose message has ${length === MB ? `${count(MB / MB)} MiB` : `${count(length)} characters`}`,
       over,
-      `refused with -32602${era === "modern" ? " (`input_refused`)" : ""} before the Handler runs; a message of 16 384 characters reaches it`,
+      `refused with -32602${era === "modern" ? " (`input_refused`)" : ""} before the Handler runs; a message of ${count(MAX_MESSAGE_LENGTH)} characters reaches it`,
     );
   });
 });

@@ -16,6 +16,13 @@ import { count, safetyRow } from "./safety.js";
 const IN_FLIGHT = 64;
 /** Each answer is a POST (some 1 000 a second with fetch): 2 000 cross the bound of 64 thirty times. */
 const COUNT = 2_000;
+/** The heap a flood may take. */
+const HEAP_BOUND_MB = 200;
+/** `maxServerRequests`' default, and the rate budget's burst (next to no refill). */
+const MAX_SERVER_REQUESTS = 8;
+const BURST = 20;
+/** Refusals logged at most, of 2 000: the 1st, 10th, 100th and 1 000th. */
+const REFUSAL_WARNINGS = 4;
 
 interface Setup {
   srv: FloodHttpServer;
@@ -52,14 +59,14 @@ describe.each(["node:http", "fetch"] as const)("a flood of pings over HTTP (%s)"
     expect((await flood).ok).toBe(true);
     expect(await srv.tallied(COUNT, FLOOD_WAIT_MS)).toEqual({ answers: COUNT, results: COUNT, errors: {}, held: 0 });
     expect(logger.warnings, logger.firstWarnings.join("\n")).toBe(0);
-    expect(stalled.heapUsed / MB).toBeLessThan(200);
+    expect(stalled.heapUsed / MB).toBeLessThan(HEAP_BOUND_MB);
     expect(slowest).toBeLessThan(LATENCY_BOUND_MS);
     await flooder.ping();
     safetyRow(context, {
       area: "Floods",
       tried: `${count(COUNT)} \`ping\` requests on the GET stream, the POSTs of the answers held unanswered`,
       over: "Streamable HTTP (node:http and fetch)",
-      outcome: `${IN_FLIGHT} answers on their way at once, the server's streams not read while more wait; once it takes them, all ${count(COUNT)} arrive, none lost, nothing logged; heap < 200 MiB; another server's calls < ${count(LATENCY_BOUND_MS)} ms`,
+      outcome: `${IN_FLIGHT} answers on their way at once, the server's streams not read while more wait; once it takes them, all ${count(COUNT)} arrive, none lost, nothing logged; heap < ${HEAP_BOUND_MB} MiB; another server's calls < ${count(LATENCY_BOUND_MS)} ms`,
     });
   }, FLOOD_TEST_TIMEOUT_MS);
 });
@@ -73,28 +80,28 @@ describe("a flood of roots/list over HTTP whose answers are taken", () => {
         return { roots: [] };
       },
     };
-    const { srv, flooder, quiet, logger } = await setup("node:http", handler, { inputRateLimit: { perSecond: 0.001, burst: 20 } });
+    const { srv, flooder, quiet, logger } = await setup("node:http", handler, { inputRateLimit: { perSecond: 0.001, burst: BURST } });
     const memory = sampleMemory();
     const latency = probeLatency(() => quiet.callTool("t", {}));
     expect((await srv.flood(COUNT, "roots/list")).ok).toBe(true);
     const tally = await srv.tallied(COUNT, FLOOD_WAIT_MS);
     const probe = await latency.stop();
     const peak = memory.stop();
-    // Each chunk read lets maxServerRequests (8) through to the rate budget, and no more than
-    // its burst of 20 is ever spent.
-    expect(calls).toBeGreaterThanOrEqual(8);
-    expect(calls).toBeLessThanOrEqual(20);
+    // Each chunk read lets maxServerRequests through to the rate budget, and no more than its
+    // burst is ever spent.
+    expect(calls).toBeGreaterThanOrEqual(MAX_SERVER_REQUESTS);
+    expect(calls).toBeLessThanOrEqual(BURST);
     expect(tally).toEqual({ answers: COUNT, results: calls, errors: { "-32000": COUNT - calls }, held: 0 });
     const stats = flooder.stats();
     expect(stats.busyRefusals + stats.inputsOverBudget).toBe(COUNT - calls);
-    expect(logger.warnings, logger.firstWarnings.join("\n")).toBeLessThanOrEqual(4);
-    expect(peak.heapUsed / MB).toBeLessThan(200);
+    expect(logger.warnings, logger.firstWarnings.join("\n")).toBeLessThanOrEqual(REFUSAL_WARNINGS);
+    expect(peak.heapUsed / MB).toBeLessThan(HEAP_BOUND_MB);
     expect(probe.slowest).toBeLessThan(LATENCY_BOUND_MS);
     safetyRow(context, {
       area: "Floods",
-      tried: `${count(COUNT)} \`roots/list\` requests on the GET stream against an \`inputRateLimit\` burst of 20`,
+      tried: `${count(COUNT)} \`roots/list\` requests on the GET stream against an \`inputRateLimit\` burst of ${BURST}`,
       over: "Streamable HTTP",
-      outcome: `every one answered; the Handler runs at most 20 times, the rest answered \`-32000\` and counted; at most 4 warnings; heap < 200 MiB; another server's calls < ${count(LATENCY_BOUND_MS)} ms`,
+      outcome: `every one answered; the Handler runs at most ${BURST} times, the rest answered \`-32000\` and counted; at most ${REFUSAL_WARNINGS} warnings; heap < ${HEAP_BOUND_MB} MiB; another server's calls < ${count(LATENCY_BOUND_MS)} ms`,
     });
   }, FLOOD_TEST_TIMEOUT_MS);
 });

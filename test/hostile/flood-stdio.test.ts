@@ -10,8 +10,18 @@ import { describe, expect, it } from "vitest";
 import { Client, type Handler, type ServerHandle } from "../../src/index.js";
 import { deferred, startRawStdio, type RawStdioServer, type Tally } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";
+import { ANSWER_BACKLOG_BYTES, MAX_QUEUED_WRITE_BYTES } from "../../src/transport/stdin-writer.js";
 import { countingLogger, FLOOD_TEST_TIMEOUT_MS, FLOOD_WAIT_MS, LATENCY_BOUND_MS, MB, probeLatency, sampleMemory, slowestOf, type CountingLogger } from "./probe.js";
 import { count as n, safetyRow } from "./safety.js";
+
+/** `maxServerRequests`' default: callbacks of one server at once. */
+const MAX_SERVER_REQUESTS = 8;
+/** The heap a flood whose answers are read may take. */
+const HEAP_BOUND_MB = 200;
+/** The rate budget's burst, and next to no refill: the count does not depend on how long the flood takes. */
+const BURST = 20;
+/** Refusals logged at most: the 1st, 10th, 100th, 1 000th and 10 000th. */
+const REFUSAL_WARNINGS = 5;
 
 
 interface Setup {
@@ -49,6 +59,7 @@ function tallyOf(raw: RawStdioServer, count: number): Promise<Tally> {
 describe("a server that floods pings and does not read the answers", () => {
   it("is not read either until it does: bounded memory, no answer lost, nothing logged, the other server answers", async (context) => {
     const count = 300_000;
+    const heapBoundMb = 32;
     const { raw, flooder, quiet, logger } = await setup({ listRoots: () => ({ roots: [] }) });
     await raw.stopReading();
     const memory = sampleMemory();
@@ -67,7 +78,7 @@ describe("a server that floods pings and does not read the answers", () => {
     expect((await flood).ok).toBe(true);
     expect(await tallyOf(raw, count)).toEqual({ answers: count, results: count, errors: {} });
     expect(logger.warnings, logger.firstWarnings.join("\n")).toBe(0);
-    expect(stalled.heapUsed / MB).toBeLessThan(32);
+    expect(stalled.heapUsed / MB).toBeLessThan(heapBoundMb);
     expect(slowest).toBeLessThan(LATENCY_BOUND_MS);
     await flooder.ping();
     expect(flooder.state).toBe("ready");
@@ -75,7 +86,7 @@ describe("a server that floods pings and does not read the answers", () => {
       area: "Floods",
       tried: `${n(count)} \`ping\` requests as fast as the pipe takes them, the answers not read`,
       over: "stdio",
-      outcome: `the server is not read while 1 MiB of answers waits for it; once it reads, all ${n(count)} answers arrive, none lost, nothing logged; heap < 32 MiB; another server's calls < ${n(LATENCY_BOUND_MS)} ms`,
+      outcome: `the server is not read while ${n(ANSWER_BACKLOG_BYTES / MB)} MiB of answers waits for it (\`ANSWER_BACKLOG_BYTES\`); once it reads, all ${n(count)} answers arrive, none lost, nothing logged; heap < ${heapBoundMb} MiB; another server's calls < ${n(LATENCY_BOUND_MS)} ms`,
     });
   }, FLOOD_TEST_TIMEOUT_MS);
 });
@@ -101,24 +112,24 @@ describe("a flood of roots/list requests whose answers are read", () => {
     const memory = sampleMemory();
     const latency = probeLatency(answer(quiet));
     expect((await raw.flood({ count, method: "roots/list" })).ok).toBe(true);
-    const busy = await tallyOf(raw, count - 8);
+    const busy = await tallyOf(raw, count - MAX_SERVER_REQUESTS);
     const probe = await latency.stop();
     const peak = memory.stop();
-    expect(busy).toEqual({ answers: count - 8, results: 0, errors: { "-32000": count - 8 } });
-    expect(calls).toBe(8);
-    expect(most).toBe(8);
+    expect(busy).toEqual({ answers: count - MAX_SERVER_REQUESTS, results: 0, errors: { "-32000": count - MAX_SERVER_REQUESTS } });
+    expect(calls).toBe(MAX_SERVER_REQUESTS);
+    expect(most).toBe(MAX_SERVER_REQUESTS);
     release.resolve();
-    expect(await tallyOf(raw, count)).toEqual({ answers: count, results: 8, errors: { "-32000": count - 8 } });
-    expect(flooder.stats().busyRefusals).toBe(count - 8);
+    expect(await tallyOf(raw, count)).toEqual({ answers: count, results: MAX_SERVER_REQUESTS, errors: { "-32000": count - MAX_SERVER_REQUESTS } });
+    expect(flooder.stats().busyRefusals).toBe(count - MAX_SERVER_REQUESTS);
     // The 1st, 10th, …, 10 000th refusal.
-    expect(logger.warnings, logger.firstWarnings.join("\n")).toBe(5);
-    expect(peak.heapUsed / MB).toBeLessThan(200);
+    expect(logger.warnings, logger.firstWarnings.join("\n")).toBe(REFUSAL_WARNINGS);
+    expect(peak.heapUsed / MB).toBeLessThan(HEAP_BOUND_MB);
     expect(probe.slowest).toBeLessThan(LATENCY_BOUND_MS);
     safetyRow(context, {
       area: "Floods",
       tried: `${n(count)} \`roots/list\` requests while the Handler is busy, the answers read`,
       over: "stdio",
-      outcome: `8 callbacks run (\`maxServerRequests\`), the other ${n(count - 8)} are answered \`-32000\` and counted (\`stats().busyRefusals\`), 5 warnings (the 1st, 10th, …); heap < 200 MiB; another server's calls < ${n(LATENCY_BOUND_MS)} ms`,
+      outcome: `${MAX_SERVER_REQUESTS} callbacks run (\`maxServerRequests\`), the other ${n(count - MAX_SERVER_REQUESTS)} are answered \`-32000\` and counted (\`stats().busyRefusals\`), ${REFUSAL_WARNINGS} warnings (the 1st, 10th, …); heap < ${HEAP_BOUND_MB} MiB; another server's calls < ${n(LATENCY_BOUND_MS)} ms`,
     });
   }, FLOOD_TEST_TIMEOUT_MS);
 
@@ -130,29 +141,28 @@ describe("a flood of roots/list requests whose answers are read", () => {
         return { roots: [] };
       },
     };
-    // A burst of 20 and next to no refill: the count does not depend on how long the flood takes.
-    const { raw, flooder, quiet, logger } = await setup(handler, { inputRateLimit: { perSecond: 0.001, burst: 20 } });
+    const { raw, flooder, quiet, logger } = await setup(handler, { inputRateLimit: { perSecond: 0.001, burst: BURST } });
     const memory = sampleMemory();
     const latency = probeLatency(answer(quiet));
     expect((await raw.flood({ count, method: "roots/list" })).ok).toBe(true);
     const tally = await tallyOf(raw, count);
     const probe = await latency.stop();
     const peak = memory.stop();
-    // Each chunk read lets maxServerRequests (8) through to the rate budget, and no more than
-    // its burst of 20 is ever spent.
-    expect(calls).toBeGreaterThanOrEqual(8);
-    expect(calls).toBeLessThanOrEqual(20);
+    // Each chunk read lets maxServerRequests through to the rate budget, and no more than its
+    // burst is ever spent.
+    expect(calls).toBeGreaterThanOrEqual(MAX_SERVER_REQUESTS);
+    expect(calls).toBeLessThanOrEqual(BURST);
     expect(tally).toEqual({ answers: count, results: calls, errors: { "-32000": count - calls } });
     const stats = flooder.stats();
     expect(stats.busyRefusals + stats.inputsOverBudget).toBe(count - calls);
-    expect(logger.warnings, logger.firstWarnings.join("\n")).toBeLessThanOrEqual(5);
-    expect(peak.heapUsed / MB).toBeLessThan(200);
+    expect(logger.warnings, logger.firstWarnings.join("\n")).toBeLessThanOrEqual(REFUSAL_WARNINGS);
+    expect(peak.heapUsed / MB).toBeLessThan(HEAP_BOUND_MB);
     expect(probe.slowest).toBeLessThan(LATENCY_BOUND_MS);
     safetyRow(context, {
       area: "Floods",
-      tried: `${n(count)} \`roots/list\` requests against an \`inputRateLimit\` burst of 20`,
+      tried: `${n(count)} \`roots/list\` requests against an \`inputRateLimit\` burst of ${BURST}`,
       over: "stdio",
-      outcome: `the Handler runs at most 20 times; every other request is answered \`-32000\` and counted; at most 5 warnings; heap < 200 MiB; another server's calls < ${n(LATENCY_BOUND_MS)} ms`,
+      outcome: `the Handler runs at most ${BURST} times; every other request is answered \`-32000\` and counted; at most ${REFUSAL_WARNINGS} warnings; heap < ${HEAP_BOUND_MB} MiB; another server's calls < ${n(LATENCY_BOUND_MS)} ms`,
     });
   }, FLOOD_TEST_TIMEOUT_MS);
 });
@@ -162,14 +172,14 @@ describe("an answer that finds more than MAX_QUEUED_WRITE_BYTES waiting", () => 
     const { raw, flooder } = await setup({ listRoots: () => ({ roots: [] }) });
     await raw.stopReading();
     // The client's own calls fill what may wait (they alone never stop the reading)…
-    const payload = "x".repeat(1024 * 1024);
+    const payload = "x".repeat(MB);
     const calls: Array<Promise<unknown>> = [];
     let refused: unknown;
-    for (let i = 0; i < 16 && refused === undefined; i++) {
+    for (let i = 0; i < (2 * MAX_QUEUED_WRITE_BYTES) / MB && refused === undefined; i++) {
       calls.push(flooder.callTool("big", { payload }).catch((error: unknown) => (refused ??= error)));
       await new Promise((resolve) => setImmediate(resolve));
     }
-    expect(refused).toMatchObject({ kind: "transport", message: expect.stringContaining("(the bound is 8388608)") });
+    expect(refused).toMatchObject({ kind: "transport", message: expect.stringContaining(`(the bound is ${MAX_QUEUED_WRITE_BYTES})`) });
     // …then the server asks, and its answer has nowhere to go.
     await raw.send({ jsonrpc: "2.0", id: "late", method: "ping" });
     const ended = await flooder.closed;
@@ -177,9 +187,9 @@ describe("an answer that finds more than MAX_QUEUED_WRITE_BYTES waiting", () => 
     for (const call of calls) expect(await call).toMatchObject({ kind: "transport" });
     safetyRow(context, {
       area: "Floods",
-      tried: "a server that stops reading its input while the client has 8 MiB to send it",
+      tried: `a server that stops reading its input while the client has ${n(MAX_QUEUED_WRITE_BYTES / MB)} MiB to send it`,
       over: "stdio",
-      outcome: "a new call fails with `transport` naming the 8 MiB bound; an answer the server then asks for, which cannot be dropped, ends the connection with `transport` (\"the server is not reading its input\")",
+      outcome: `a new call fails with \`transport\` naming the ${n(MAX_QUEUED_WRITE_BYTES / MB)} MiB bound (\`MAX_QUEUED_WRITE_BYTES\`); an answer the server then asks for, which cannot be dropped, ends the connection with \`transport\` ("the server is not reading its input")`,
     });
   }, FLOOD_TEST_TIMEOUT_MS);
 });

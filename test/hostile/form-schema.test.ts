@@ -8,7 +8,7 @@ import { Client, type ElicitResult, type Handler, type ServerHandle } from "../.
 import { FORM_BOUNDS } from "../../src/input/form-schema.js";
 import { startRawStdio, type RawStdioServer, type RpcMessage } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";
-import { safetyRow, type SafetyRow } from "./safety.js";
+import { count, safetyRow, type SafetyRow } from "./safety.js";
 import { countingLogger, LATENCY_BOUND_MS, probeLatency } from "./probe.js";
 
 /** The bounds, as documented: the tests below cross each. */
@@ -31,97 +31,110 @@ const nest = (depth: number): Schema => {
 };
 const choices = (count: number): string[] => Array.from({ length: count }, (_, i) => `c${i}`);
 
-/** Each case: a schema past a bound, the exact refusal, and the same kind of schema at the bound. */
+/** Sizes far past the bounds: a server's whim, not a bound of Conduit's. */
+const HUGE = 100_000;
+const HALF = 50_000;
+const MIB = 1024 * 1024;
+const ENUM_NAMES = 2_000_000;
+const NESTING = 1_000;
+const B = BOUNDS;
+const mib = (bytes: number): string => `${count(bytes / MIB)} MiB`;
+
+/**
+ * Each case: a schema past a bound, the exact refusal, and the same kind of schema at the bound.
+ * Names, schemas and messages are written from the same numbers: a row cannot name one size
+ * while the test sends another.
+ */
 const CASES: Array<{ name: string; over: Schema; message: string; at: Schema }> = [
   {
-    name: "100 000 properties",
-    over: form(strings(100_000)),
-    message: "requestedSchema has 100000 properties; a form has at most 100",
-    at: form(strings(100)),
+    name: `${count(HUGE)} properties`,
+    over: form(strings(HUGE)),
+    message: `requestedSchema has ${HUGE} properties; a form has at most ${B.fields}`,
+    at: form(strings(B.fields)),
   },
   {
-    name: "100 000 properties, 50 000 of them required",
-    over: form(strings(100_000), Array.from({ length: 50_000 }, (_, i) => `f${99_999 - i}`)),
-    message: "requestedSchema has 100000 properties; a form has at most 100",
-    at: form(strings(100), Array.from({ length: 100 }, (_, i) => `f${99 - i}`)),
+    name: `${count(HUGE)} properties, ${count(HALF)} of them required`,
+    over: form(strings(HUGE), Array.from({ length: HALF }, (_, i) => `f${HUGE - 1 - i}`)),
+    message: `requestedSchema has ${HUGE} properties; a form has at most ${B.fields}`,
+    at: form(strings(B.fields), Array.from({ length: B.fields }, (_, i) => `f${B.fields - 1 - i}`)),
   },
   {
-    name: "50 000 required names",
-    over: form(strings(3), Array.from({ length: 50_000 }, (_, i) => `f${i % 3}`)),
-    message: "requestedSchema.required has 50000 names; a form has at most 100 fields",
-    at: form(strings(3), Array.from({ length: 100 }, (_, i) => `f${i % 3}`)),
+    name: `${count(HALF)} required names`,
+    over: form(strings(3), Array.from({ length: HALF }, (_, i) => `f${i % 3}`)),
+    message: `requestedSchema.required has ${HALF} names; a form has at most ${B.fields} fields`,
+    at: form(strings(3), Array.from({ length: B.fields }, (_, i) => `f${i % 3}`)),
   },
   {
-    name: "101 properties",
-    over: form(strings(101)),
-    message: "requestedSchema has 101 properties; a form has at most 100",
-    at: form(strings(100)),
+    name: `${count(B.fields + 1)} properties`,
+    over: form(strings(B.fields + 1)),
+    message: `requestedSchema has ${B.fields + 1} properties; a form has at most ${B.fields}`,
+    at: form(strings(B.fields)),
   },
   {
-    name: "a name of 257 characters",
-    over: form({ ["n".repeat(257)]: { type: "string" } }),
-    message: `requestedSchema property "${"n".repeat(99)}…": a field name has at most 256 characters`,
-    at: form({ ["n".repeat(256)]: { type: "string" } }),
+    name: `a name of ${count(B.nameCharacters + 1)} characters`,
+    over: form({ ["n".repeat(B.nameCharacters + 1)]: { type: "string" } }),
+    message: `requestedSchema property "${"n".repeat(99)}…": a field name has at most ${B.nameCharacters} characters`,
+    at: form({ ["n".repeat(B.nameCharacters)]: { type: "string" } }),
   },
   {
-    name: "an enum of 1 001 choices",
-    over: form({ pick: { type: "string", enum: choices(1_001) } }),
-    message: 'requestedSchema property "pick": 1001 choices; a field has at most 1000',
-    at: form({ pick: { type: "string", enum: choices(1_000) } }),
+    name: `an enum of ${count(B.options + 1)} choices`,
+    over: form({ pick: { type: "string", enum: choices(B.options + 1) } }),
+    message: `requestedSchema property "pick": ${B.options + 1} choices; a field has at most ${B.options}`,
+    at: form({ pick: { type: "string", enum: choices(B.options) } }),
   },
   {
-    name: "a multi-select of 100 000 choices",
-    over: form({ many: { type: "array", items: { type: "string", enum: choices(100_000) } } }),
-    message: 'requestedSchema property "many": 100000 choices; a field has at most 1000',
-    at: form({ many: { type: "array", items: { type: "string", enum: choices(1_000) }, default: Array.from({ length: 50_000 }, (_, i) => `c${i % 1_000}`) } }),
+    name: `a multi-select of ${count(HUGE)} choices`,
+    over: form({ many: { type: "array", items: { type: "string", enum: choices(HUGE) } } }),
+    message: `requestedSchema property "many": ${HUGE} choices; a field has at most ${B.options}`,
+    at: form({ many: { type: "array", items: { type: "string", enum: choices(B.options) }, default: Array.from({ length: HALF }, (_, i) => `c${i % B.options}`) } }),
   },
   {
-    name: "a field title of 1 025 characters",
-    over: form({ f: { type: "string", title: "t".repeat(1_025) } }),
-    message: 'requestedSchema property "f": title must be at most 1024 characters (it has 1025)',
-    at: form({ f: { type: "string", title: "t".repeat(1_024) } }),
+    name: `a field title of ${count(B.titleCharacters + 1)} characters`,
+    over: form({ f: { type: "string", title: "t".repeat(B.titleCharacters + 1) } }),
+    message: `requestedSchema property "f": title must be at most ${B.titleCharacters} characters (it has ${B.titleCharacters + 1})`,
+    at: form({ f: { type: "string", title: "t".repeat(B.titleCharacters) } }),
   },
   {
-    name: "a field description of 4 097 characters",
-    over: form({ f: { type: "string", description: "d".repeat(4_097) } }),
-    message: 'requestedSchema property "f": description must be at most 4096 characters (it has 4097)',
-    at: form({ f: { type: "string", description: "d".repeat(4_096) } }),
+    name: `a field description of ${count(B.descriptionCharacters + 1)} characters`,
+    over: form({ f: { type: "string", description: "d".repeat(B.descriptionCharacters + 1) } }),
+    message: `requestedSchema property "f": description must be at most ${B.descriptionCharacters} characters (it has ${B.descriptionCharacters + 1})`,
+    at: form({ f: { type: "string", description: "d".repeat(B.descriptionCharacters) } }),
   },
   {
-    name: "100 fields, the last described in 1 MiB",
-    over: form(Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`f${i}`, { type: "string", description: "d".repeat(i === 99 ? 1024 * 1024 : 4_096) }]))),
-    message: 'requestedSchema property "f99": description must be at most 4096 characters (it has 1048576)',
-    at: form(Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`f${i}`, { type: "string", description: "d".repeat(4_096) }]))),
+    name: `${count(B.fields)} fields, the last described in ${mib(MIB)}`,
+    over: form(Object.fromEntries(Array.from({ length: B.fields }, (_, i) => [`f${i}`, { type: "string", description: "d".repeat(i === B.fields - 1 ? MIB : B.descriptionCharacters) }]))),
+    message: `requestedSchema property "f${B.fields - 1}": description must be at most ${B.descriptionCharacters} characters (it has ${MIB})`,
+    at: form(Object.fromEntries(Array.from({ length: B.fields }, (_, i) => [`f${i}`, { type: "string", description: "d".repeat(B.descriptionCharacters) }]))),
   },
   {
-    name: "a choice title of 1 025 characters",
-    over: form({ pick: { type: "string", oneOf: [{ const: "a", title: "t".repeat(1_025) }] } }),
-    message: 'requestedSchema property "pick": a choice\'s title must be at most 1024 characters (it has 1025)',
-    at: form({ pick: { type: "string", oneOf: [{ const: "a", title: "t".repeat(1_024) }] } }),
+    name: `a choice title of ${count(B.titleCharacters + 1)} characters`,
+    over: form({ pick: { type: "string", oneOf: [{ const: "a", title: "t".repeat(B.titleCharacters + 1) }] } }),
+    message: `requestedSchema property "pick": a choice's title must be at most ${B.titleCharacters} characters (it has ${B.titleCharacters + 1})`,
+    at: form({ pick: { type: "string", oneOf: [{ const: "a", title: "t".repeat(B.titleCharacters) }] } }),
   },
   {
-    name: "1 000 enumNames, the last of 1 MiB",
-    over: form({ pick: { type: "string", enum: choices(1_000), enumNames: Array.from({ length: 1_000 }, (_, i) => "t".repeat(i === 999 ? 1024 * 1024 : 1_024)) } }),
-    message: 'requestedSchema property "pick": a choice\'s title must be at most 1024 characters (it has 1048576)',
-    at: form({ pick: { type: "string", enum: choices(1_000), enumNames: Array.from({ length: 1_000 }, () => "t".repeat(1_024)) } }),
+    name: `${count(B.options)} enumNames, the last of ${mib(MIB)}`,
+    over: form({ pick: { type: "string", enum: choices(B.options), enumNames: Array.from({ length: B.options }, (_, i) => "t".repeat(i === B.options - 1 ? MIB : B.titleCharacters)) } }),
+    message: `requestedSchema property "pick": a choice's title must be at most ${B.titleCharacters} characters (it has ${MIB})`,
+    at: form({ pick: { type: "string", enum: choices(B.options), enumNames: Array.from({ length: B.options }, () => "t".repeat(B.titleCharacters)) } }),
   },
   {
-    name: "2 000 000 enumNames for one choice",
-    over: form({ pick: { type: "string", enum: ["a"], enumNames: Array.from({ length: 2_000_000 }, () => "t") } }),
-    message: 'requestedSchema property "pick": 2000000 choices; a field has at most 1000',
-    at: form({ pick: { type: "string", enum: ["a"], enumNames: Array.from({ length: 1_000 }, () => "t") } }),
+    name: `${count(ENUM_NAMES)} enumNames for one choice`,
+    over: form({ pick: { type: "string", enum: ["a"], enumNames: Array.from({ length: ENUM_NAMES }, () => "t") } }),
+    message: `requestedSchema property "pick": ${ENUM_NAMES} choices; a field has at most ${B.options}`,
+    at: form({ pick: { type: "string", enum: ["a"], enumNames: Array.from({ length: B.options }, () => "t") } }),
   },
   {
-    name: "a choice value of 1 MiB",
-    over: form({ pick: { type: "string", enum: ["a", "v".repeat(1024 * 1024)] } }),
-    message: 'requestedSchema property "pick": a choice\'s value must be at most 1024 characters (it has 1048576)',
-    at: form({ pick: { type: "string", enum: ["a", "v".repeat(1_024)] } }),
+    name: `a choice value of ${mib(MIB)}`,
+    over: form({ pick: { type: "string", enum: ["a", "v".repeat(MIB)] } }),
+    message: `requestedSchema property "pick": a choice's value must be at most ${B.titleCharacters} characters (it has ${MIB})`,
+    at: form({ pick: { type: "string", enum: ["a", "v".repeat(B.titleCharacters)] } }),
   },
   {
-    name: "a multi-select value of 1 025 characters",
-    over: form({ many: { type: "array", items: { type: "string", enum: ["a", "v".repeat(1_025)] } } }),
-    message: 'requestedSchema property "many": a choice\'s value must be at most 1024 characters (it has 1025)',
-    at: form({ many: { type: "array", items: { type: "string", enum: ["a", "v".repeat(1_024)] } } }),
+    name: `a multi-select value of ${count(B.titleCharacters + 1)} characters`,
+    over: form({ many: { type: "array", items: { type: "string", enum: ["a", "v".repeat(B.titleCharacters + 1)] } } }),
+    message: `requestedSchema property "many": a choice's value must be at most ${B.titleCharacters} characters (it has ${B.titleCharacters + 1})`,
+    at: form({ many: { type: "array", items: { type: "string", enum: ["a", "v".repeat(B.titleCharacters)] } } }),
   },
   {
     name: "a field that is an object of its own",
@@ -130,16 +143,16 @@ const CASES: Array<{ name: string; over: Schema; message: string; at: Schema }> 
     at: form({ street: { type: "string" } }),
   },
   {
-    name: "objects nested 1 000 levels deep",
-    over: form({ deep: nest(1_000) }),
+    name: `objects nested ${count(NESTING)} levels deep`,
+    over: form({ deep: nest(NESTING) }),
     message: 'requestedSchema property "deep": nested schemas are not allowed',
     at: form({ deep: { type: "string" } }),
   },
   {
-    name: "a text default of 1 MiB",
-    over: form({ note: { type: "string", default: "d".repeat(1024 * 1024) } }),
-    message: 'requestedSchema property "note": default must be at most 16384 characters (it has 1048576)',
-    at: form({ note: { type: "string", default: "d".repeat(16_384) } }),
+    name: `a text default of ${mib(MIB)}`,
+    over: form({ note: { type: "string", default: "d".repeat(MIB) } }),
+    message: `requestedSchema property "note": default must be at most ${B.defaultCharacters} characters (it has ${MIB})`,
+    at: form({ note: { type: "string", default: "d".repeat(B.defaultCharacters) } }),
   },
 ];
 
@@ -179,7 +192,7 @@ const row = (name: string, message: string): SafetyRow => ({
   area: "Content abuse",
   tried: `a form schema of ${name}`,
   over: "stdio, both eras",
-  outcome: `refused with \`-32602\` before the Handler runs (legacy: the answer; 2026-07-28: the call fails \`input_refused\`); another server's calls meanwhile < 2 000 ms: "${message.length > 120 ? `${message.slice(0, 120)}…` : message}"; the same form at the bound reaches the Handler`,
+  outcome: `refused with \`-32602\` before the Handler runs (legacy: the answer; 2026-07-28: the call fails \`input_refused\`); another server's calls meanwhile < ${count(LATENCY_BOUND_MS)} ms: "${message.length > 120 ? `${message.slice(0, 120)}…` : message}"; the same form at the bound reaches the Handler`,
 });
 
 /** The legacy server asks; resolves with the client's answer. */

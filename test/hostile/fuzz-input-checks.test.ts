@@ -41,6 +41,7 @@ const content = fc.oneof(fc.dictionary(names, fc.oneof(fc.string({ maxLength: 4 
 
 describe("fuzz: input checks", () => {
   it("checkFormSchema refuses with -32602 or gives a flat form within its bounds; checkAnswer's content fits and passes again", (context) => {
+    const runs = 2_000;
     fc.assert(
       fc.property(schema, content, version, (requested, answer, v) => {
         const verdict = checkFormSchema(requested, v);
@@ -57,9 +58,9 @@ describe("fuzz: input checks", () => {
         // What was let through is an answer that fits: checking it again lets it through unchanged.
         expect(checkAnswer(form, checked.content, v)).toEqual({ ok: true, content: checked.content });
       }),
-      { numRuns: 2_000 },
+      { numRuns: runs },
     );
-    fuzzRow(context, 2_000, "input checks", "checkFormSchema refuses with -32602 or gives a flat form within its bounds; checkAnswer's content fits and passes again");
+    fuzzRow(context, runs, "input checks", "checkFormSchema refuses with -32602 or gives a flat form within its bounds; checkAnswer's content fits and passes again");
   });
 
   // ---- URL elicitation ---------------------------------------------------------------------------
@@ -73,6 +74,7 @@ describe("fuzz: input checks", () => {
   );
 
   it("vetUrl lets through exactly the absolute https URLs without userinfo, and says what they are", (context) => {
+    const runs = 2_000;
     fc.assert(
       fc.property(urlText, fc.constantFrom(undefined, "https://example.com"), (raw, origin) => {
         const verdict = vetUrl(raw, origin);
@@ -92,14 +94,15 @@ describe("fuzz: input checks", () => {
         expect(verdict.value.idn).toBe(shown.hostname.split(".").some((label) => label.startsWith("xn--")));
         expect(verdict.value.originMismatch).toBe(origin === undefined || shown.origin !== origin);
       }),
-      { numRuns: 2_000 },
+      { numRuns: runs },
     );
-    fuzzRow(context, 2_000, "input checks", "vetUrl lets through exactly the absolute https URLs without userinfo, and says what they are");
+    fuzzRow(context, runs, "input checks", "vetUrl lets through exactly the absolute https URLs without userinfo, and says what they are");
   });
 
   // ---- sampling ------------------------------------------------------------------------------------
 
   it("checkSampling takes only a positive integer maxTokens, clamped to the client's bound", (context) => {
+    const runs = 1_000;
     const maxTokens = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(1e9, -1, 1.5, 0, -0, "100", null, true), fc.jsonValue({ maxDepth: 1 }));
     const bound = fc.oneof(fc.integer({ min: 1, max: 1e6 }), fc.constant(Infinity));
     fc.assert(
@@ -112,9 +115,9 @@ describe("fuzz: input checks", () => {
         expect(verdict.value.maxTokens).toBe(Math.min(asked as number, limit));
         expect(Number.isInteger(verdict.value.maxTokens) && verdict.value.maxTokens >= 1 && verdict.value.maxTokens <= limit).toBe(true);
       }),
-      { numRuns: 1_000 },
+      { numRuns: runs },
     );
-    fuzzRow(context, 1_000, "input checks", "checkSampling takes only a positive integer maxTokens, clamped to the client's bound");
+    fuzzRow(context, runs, "input checks", "checkSampling takes only a positive integer maxTokens, clamped to the client's bound");
   });
 
   // ---- roots ---------------------------------------------------------------------------------------
@@ -131,6 +134,7 @@ describe("fuzz: input checks", () => {
   const DOT_SEGMENT = /^(\.|%2e){1,2}$/i;
 
   it("filterRoots keeps only file:// URIs on this host, with no dot segment left, and reports every other", (context) => {
+    const runs = 1_500;
     fc.assert(
       fc.property(rootsAnswer, (answer) => {
         const verdict = filterRoots(answer);
@@ -145,8 +149,8 @@ describe("fuzz: input checks", () => {
           for (const part of url.pathname.split("/")) expect(part).not.toMatch(DOT_SEGMENT);
         }
       }),
-      { numRuns: 1_500 },
+      { numRuns: runs },
     );
-    fuzzRow(context, 1_500, "input checks", "filterRoots keeps only file:// URIs on this host, with no dot segment left, and reports every other");
+    fuzzRow(context, runs, "input checks", "filterRoots keeps only file:// URIs on this host, with no dot segment left, and reports every other");
   });
 });

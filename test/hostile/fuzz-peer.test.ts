@@ -131,6 +131,7 @@ function peerWith(batches: boolean) {
 
 describe("fuzz: JSON-RPC peer, inbound", () => {
   it("throws nothing, counts invalid and stale messages, and settles each request by its own response", async (context) => {
+    const runs = 1_500;
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: 4 }), fc.boolean(), fc.array(inbound, { maxLength: 12 }), async (requests, batches, messages) => {
         const { peer, sent, seen } = peerWith(batches);
@@ -158,12 +159,13 @@ describe("fuzz: JSON-RPC peer, inbound", () => {
         const settled = await Promise.all(outcomes);
         settled.forEach((outcome, i) => expect(outcome).toBe(expected.settled.get(i + 1) ?? "closed"));
       }),
-      { numRuns: 1_500 },
+      { numRuns: runs },
     );
-    fuzzRow(context, 1_500, "JSON-RPC peer, inbound", "throws nothing, counts invalid and stale messages, and settles each request by its own response");
+    fuzzRow(context, runs, "JSON-RPC peer, inbound", "throws nothing, counts invalid and stale messages, and settles each request by its own response");
   });
 
   it("counts every response to an id it never sent as stale, and leaves its own requests pending", (context) => {
+    const runs = 1_000;
     fc.assert(
       fc.property(fc.array(fc.record({ id: fc.oneof(fc.integer({ min: 100 }), fc.string(), fc.constant(null), fc.double()), result: fc.jsonValue({ maxDepth: 2 }) }), { minLength: 1, maxLength: 20 }), (responses) => {
         const { peer } = peerWith(false);
@@ -175,8 +177,8 @@ describe("fuzz: JSON-RPC peer, inbound", () => {
         expect(peer.callsInFlight).toBe(1);
         peer.close(new ClientError("closed", "the fuzz case ended"));
       }),
-      { numRuns: 1_000 },
+      { numRuns: runs },
     );
-    fuzzRow(context, 1_000, "JSON-RPC peer, inbound", "counts every response to an id it never sent as stale, and leaves its own requests pending");
+    fuzzRow(context, runs, "JSON-RPC peer, inbound", "counts every response to an id it never sent as stale, and leaves its own requests pending");
   });
 });

@@ -71,18 +71,20 @@ function outcome(check: () => unknown): unknown {
 
 describe("fuzz: result checks", () => {
   it("every check gives a result or a protocol error, and leaves the server's value as it came", (context) => {
+    const runs = 2_500;
     fc.assert(
       fc.property(raw, version, fc.constantFrom(...CHECKS), (value, v, [, check]) => {
         const before = structuredClone(value);
         outcome(() => check(value, contextFor(v)));
         expect(value).toEqual(before);
       }),
-      { numRuns: 2_500 },
+      { numRuns: runs },
     );
-    fuzzRow(context, 2_500, "result checks", "every check gives a result or a protocol error, and leaves the server's value as it came");
+    fuzzRow(context, runs, "result checks", "every check gives a result or a protocol error, and leaves the server's value as it came");
   });
 
   it("a list keeps only entries with what the client relies on, and reports each one it drops", (context) => {
+    const runs = 1_500;
     fc.assert(
       fc.property(shaped, version, fc.constantFrom(...LISTS), (value, v, { check, key, needs }) => {
         const context = contextFor(v);
@@ -97,8 +99,8 @@ describe("fuzz: result checks", () => {
         }
         expect(checked.nextCursor === undefined || typeof checked.nextCursor === "string").toBe(true);
       }),
-      { numRuns: 1_500 },
+      { numRuns: runs },
     );
-    fuzzRow(context, 1_500, "result checks", "a list keeps only entries with what the client relies on, and reports each one it drops");
+    fuzzRow(context, runs, "result checks", "a list keeps only entries with what the client relies on, and reports each one it drops");
   });
 });

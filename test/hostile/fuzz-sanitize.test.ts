@@ -30,6 +30,7 @@ const max = fc.oneof(fc.integer({ min: 0, max: 80 }), fc.constant(Infinity));
 
 describe("fuzz: safe text", () => {
   it("safeText leaves nothing a terminal obeys, stays within max, splits no pair, and is idempotent", (context) => {
+    const runs = 2_000;
     fc.assert(
       fc.property(hostileText, max, (text, limit) => {
         const clean = safeText(text, limit);
@@ -38,12 +39,13 @@ describe("fuzz: safe text", () => {
         expect(clean.endsWith("…") ? clean.slice(0, -1) : clean).not.toMatch(SPLIT_PAIR);
         expect(safeText(clean, limit)).toBe(clean);
       }),
-      { numRuns: 2_000 },
+      { numRuns: runs },
     );
-    fuzzRow(context, 2_000, "safe text", "safeText leaves nothing a terminal obeys, stays within max, splits no pair, and is idempotent");
+    fuzzRow(context, runs, "safe text", "safeText leaves nothing a terminal obeys, stays within max, splits no pair, and is idempotent");
   });
 
   it("sanitize does the same, keeping only line feeds when asked to keep lines", (context) => {
+    const runs = 2_000;
     fc.assert(
       fc.property(hostileText, max, fc.boolean(), (text, limit, lines) => {
         const clean = sanitize(text, { max: limit, lines });
@@ -51,19 +53,20 @@ describe("fuzz: safe text", () => {
         expect(clean.length).toBeLessThanOrEqual(limit);
         expect(sanitize(clean, { max: limit, lines })).toBe(clean);
       }),
-      { numRuns: 2_000 },
+      { numRuns: runs },
     );
-    fuzzRow(context, 2_000, "safe text", "sanitize does the same, keeping only line feeds when asked to keep lines");
+    fuzzRow(context, runs, "safe text", "sanitize does the same, keeping only line feeds when asked to keep lines");
   });
 
   it("sanitize refuses a max that is no bound (NaN, negative, fractional) rather than guessing one", (context) => {
+    const runs = 300;
     const noBound = fc.oneof(fc.constant(Number.NaN), fc.constant(-Infinity), fc.integer({ max: -1 }), fc.double({ noNaN: true, noInteger: true }).filter(Number.isFinite));
     fc.assert(
       fc.property(hostileText, noBound, (text, limit) => {
         expect(() => sanitize(text, { max: limit })).toThrow(InvalidArgumentError);
       }),
-      { numRuns: 300 },
+      { numRuns: runs },
     );
-    fuzzRow(context, 300, "safe text", "sanitize refuses a max that is no bound (NaN, negative, fractional) rather than guessing one");
+    fuzzRow(context, runs, "safe text", "sanitize refuses a max that is no bound (NaN, negative, fractional) rather than guessing one");
   });
 });

@@ -17,7 +17,7 @@ import { track } from "../helpers/cleanup.js";
 import type { CapturingLogger } from "../helpers/logger.js";
 import { count } from "./safety.js";
 import { startOldHttp } from "./http-abuse-sse.js";
-import { MB, sampleMemory } from "./probe.js";
+import { DEFAULT_MAX_MESSAGE_BYTES, MB, sampleMemory } from "./probe.js";
 import {
   BOTH,
   HOST_HEADERS,
@@ -45,6 +45,19 @@ const PAGE_BYTES = Buffer.byteLength(HTML_PAGE);
 
 /** The parts of a recorded request that a retry must send again unchanged. */
 const sent = (r: RecordedRequest) => ({ path: r.path, headers: r.headers, body: r.body });
+/** Retry-After the tests send, in seconds: a short one honoured; the GET stream's. */
+const RETRY_AFTER_S = 1;
+const GET_RETRY_AFTER_S = 5;
+/** A timer never fires early; a little slack for the clocks' rounding. */
+const EARLY_SLACK_MS = 50;
+/** The longest Retry-After a retry waits, in seconds, and the first past it. */
+const MAX_RETRY_AFTER_S = MAX_RETRY_AFTER_MS / 1000;
+/** A trickle writes a byte each this many ms: one a second on an event stream, ten in a body. */
+const TRICKLE_EVERY_MS = 1_000;
+const BODY_TRICKLE_EVERY_MS = 100;
+/** The clock a given-up stream is watched for, and a session id far past the bound. */
+const QUIET_MS = 60_000;
+const HUGE_SESSION_ID = 100 * 1024;
 
 describe("500s", () => {
   it("a 500 page to initialize fails the connect with \"transport\", the page named and not quoted", async (context) => {
@@ -138,7 +151,7 @@ function refuse(method: string, times: number, status: number, headers: () => Re
 describe("429 and 503 with Retry-After", () => {
   it("sends a tools/call answered 429 again after Retry-After (seconds), the same body and headers", async (context) => {
     const { srv, server } = await streamable();
-    srv.route(refuse("tools/call", 1, 429, () => ({ "retry-after": "1" })));
+    srv.route(refuse("tools/call", 1, 429, () => ({ "retry-after": String(RETRY_AFTER_S) })));
     const started = performance.now();
     expect(await server.callTool("t", { n: 1 })).toEqual(textResult("fine"));
     const calls = posts(srv.requests, "tools/call");
@@ -146,16 +159,16 @@ describe("429 and 503 with Retry-After", () => {
     expect(sent(calls[1]!)).toEqual(sent(calls[0]!));
     expect(calls[0]!.headers).toMatchObject({ ...HOST_HEADERS, "mcp-session-id": "s-1" });
     // The wait was honoured (a lower bound only: a timer never fires early).
-    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(RETRY_AFTER_S * 1000 - EARLY_SLACK_MS);
 
     const old = await oldHttp();
-    old.srv.raw.route(refuse("tools/call", 1, 429, () => ({ "retry-after": "1" })));
+    old.srv.raw.route(refuse("tools/call", 1, 429, () => ({ "retry-after": String(RETRY_AFTER_S) })));
     expect(await old.server.callTool("t", { n: 1 })).toEqual(textResult("over sse"));
     const oldCalls = old.srv.posts("tools/call");
     expect(oldCalls).toHaveLength(2);
     expect(sent(oldCalls[1]!)).toEqual(sent(oldCalls[0]!));
     await done(context, {
-      tried: "HTTP 429 with `Retry-After: 1` to a `tools/call`",
+      tried: `HTTP 429 with \`Retry-After: ${RETRY_AFTER_S}\` to a \`tools/call\``,
       over: BOTH,
       outcome: "sent again after the delay, the same body and headers, once; the call succeeds",
     });
@@ -163,18 +176,21 @@ describe("429 and 503 with Retry-After", () => {
 
   it("takes Retry-After as an HTTP-date, against the response's own Date, and a date past as now", async (context) => {
     const { srv, server } = await streamable();
-    // The server's clock is a minute ahead: its Date is the reference, not the client's clock.
-    const skewed = Date.now() + 60_000;
-    srv.route(refuse("tools/call", 1, 429, () => ({ date: new Date(skewed).toUTCString(), "retry-after": new Date(skewed + 1000).toUTCString() })));
+    // The server's clock is ahead: its Date is the reference, not the client's clock.
+    const SKEW_MS = 60_000;
+    const AHEAD_MS = 1_000;
+    const PAST = "Sunday, 06-Nov-94 08:49:37 GMT";
+    const skewed = Date.now() + SKEW_MS;
+    srv.route(refuse("tools/call", 1, 429, () => ({ date: new Date(skewed).toUTCString(), "retry-after": new Date(skewed + AHEAD_MS).toUTCString() })));
     const started = performance.now();
     expect(await server.callTool("t", {})).toEqual(textResult("fine"));
-    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(AHEAD_MS - EARLY_SLACK_MS);
     expect(posts(srv.requests, "tools/call")).toHaveLength(2);
-    srv.route(refuse("tools/call", 1, 503, () => ({ "retry-after": "Sunday, 06-Nov-94 08:49:37 GMT" })));
+    srv.route(refuse("tools/call", 1, 503, () => ({ "retry-after": PAST })));
     expect(await server.callTool("t", {})).toEqual(textResult("fine"));
     expect(posts(srv.requests, "tools/call")).toHaveLength(4);
     await done(context, {
-      tried: "HTTP 429 and 503 with `Retry-After` as an HTTP-date (1 s ahead of the response's `Date`, which is a minute off; a date of 1994)",
+      tried: `HTTP 429 and 503 with \`Retry-After\` as an HTTP-date (${count(AHEAD_MS / 1000)} s ahead of the response's \`Date\`, which is ${count(SKEW_MS / 1000)} s off; \`${PAST}\`)`,
       over: STREAMABLE,
       outcome: "the delay is the date less the response's own `Date`; a date past is sent again at once",
     });
@@ -219,9 +235,9 @@ describe("429 and 503 with Retry-After", () => {
       [429, { "retry-after": "soon" }, undefined, "answered HTTP 429: slow down; no usable Retry-After: not sent again"],
       [429, { "retry-after": "1.5" }, undefined, "answered HTTP 429: slow down; no usable Retry-After: not sent again"],
       [429, { "retry-after": "-1" }, undefined, "answered HTTP 429: slow down; no usable Retry-After: not sent again"],
-      [429, { "retry-after": "11" }, undefined, "answered HTTP 429: slow down; Retry-After 11 s is more than the 10 s a retry waits: not sent again"],
-      [503, { "retry-after": "86400" }, undefined, "answered HTTP 503: slow down; Retry-After 86400 s is more than the 10 s a retry waits: not sent again"],
-      [429, { "retry-after": "99999999999999999999999" }, undefined, /Retry-After 1e\+23 s is more than the 10 s a retry waits: not sent again$/],
+      [429, { "retry-after": String(MAX_RETRY_AFTER_S + 1) }, undefined, `answered HTTP 429: slow down; Retry-After ${MAX_RETRY_AFTER_S + 1} s is more than the ${MAX_RETRY_AFTER_S} s a retry waits: not sent again`],
+      [503, { "retry-after": "86400" }, undefined, `answered HTTP 503: slow down; Retry-After 86400 s is more than the ${MAX_RETRY_AFTER_S} s a retry waits: not sent again`],
+      [429, { "retry-after": "99999999999999999999999" }, undefined, new RegExp(`Retry-After 1e\\+23 s is more than the ${MAX_RETRY_AFTER_S} s a retry waits: not sent again$`)],
       [429, { "retry-after": "5" }, 2_000, /answered HTTP 429: slow down; Retry-After 5 s is more than the (1\d{3}|2000) ms left for the request: not sent again$/],
     ];
     let sentSoFar = 0;
@@ -238,7 +254,7 @@ describe("429 and 503 with Retry-After", () => {
     const old = await oldHttp();
     old.srv.raw.route(refuse("tools/call", 1, 429, () => ({ "retry-after": "30" })));
     const oldOutcome = await settle(old.server.callTool("t", {}));
-    expect(oldOutcome.error).toMatchObject({ kind: "transport", serverId: "old", message: `${old.srv.endpoint} answered HTTP 429: slow down; Retry-After 30 s is more than the 10 s a retry waits: not sent again` });
+    expect(oldOutcome.error).toMatchObject({ kind: "transport", serverId: "old", message: `${old.srv.endpoint} answered HTTP 429: slow down; Retry-After 30 s is more than the ${MAX_RETRY_AFTER_S} s a retry waits: not sent again` });
     expect(old.srv.posts("tools/call")).toHaveLength(1);
     await old.server.ping();
 
@@ -249,7 +265,7 @@ describe("429 and 503 with Retry-After", () => {
     expect(shortOutcome.error).toMatchObject({ kind: "transport", message: expect.stringMatching(/Retry-After 5 s is more than the (1\d{3}|2000) ms left for the request: not sent again$/) });
     expect(posts(short.srv.requests, "tools/call")).toHaveLength(1);
     await done(context, {
-      tried: `HTTP 429 or 503 without \`Retry-After\`, with one that is no number or date, one past ${MAX_RETRY_AFTER_MS / 1000} s, one past the call's timeout (its own or the client's \`requestTimeout\`)`,
+      tried: `HTTP 429 or 503 without \`Retry-After\`, with one that is no number or date, one past ${MAX_RETRY_AFTER_S} s, one past the call's timeout (its own or the client's \`requestTimeout\`)`,
       over: BOTH,
       outcome: 'the call fails at once with `"transport"` naming the status and the delay, sent once; the connection goes on',
     });
@@ -258,7 +274,7 @@ describe("429 and 503 with Retry-After", () => {
   it("waits a Retry-After of 10 s on a fake clock, and not a moment less", async (context) => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date", "performance"] });
     const { srv, server } = await streamable();
-    srv.route(refuse("tools/call", 1, 429, () => ({ "retry-after": String(MAX_RETRY_AFTER_MS / 1000) })));
+    srv.route(refuse("tools/call", 1, 429, () => ({ "retry-after": String(MAX_RETRY_AFTER_S) })));
     const call = settle(server.callTool("t", {}));
     await srv.nextRequest("tools/call");
     const from = performance.now();
@@ -273,9 +289,9 @@ describe("429 and 503 with Retry-After", () => {
     expect(waited).toBeGreaterThanOrEqual(MAX_RETRY_AFTER_MS);
     expect(await call).toEqual({ value: textResult("fine") });
     await done(context, {
-      tried: "HTTP 429 with `Retry-After: 10`",
+      tried: `HTTP 429 with \`Retry-After: ${MAX_RETRY_AFTER_S}\``,
       over: STREAMABLE,
-      outcome: "sent again after 10 s of the clock and not before; 11 s is refused at once (above)",
+      outcome: `sent again after ${MAX_RETRY_AFTER_S} s of the clock and not before; ${MAX_RETRY_AFTER_S + 1} s is refused at once (above)`,
     });
   });
 });
@@ -288,7 +304,7 @@ describe("429 and 503 to the standalone GET stream", () => {
     srv.route((req, res) => {
       if (req.method !== "GET" || turnedAway > 0) return NEXT;
       turnedAway += 1;
-      res.writeHead(429, { "content-type": "text/plain", "retry-after": "5" }).end("slow down");
+      res.writeHead(429, { "content-type": "text/plain", "retry-after": String(GET_RETRY_AFTER_S) }).end("slow down");
       return undefined;
     });
     const { client } = newClient();
@@ -302,12 +318,12 @@ describe("429 and 503 to the standalone GET stream", () => {
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
     expect(gets()).toBe(2);
-    expect(performance.now() - from).toBeGreaterThanOrEqual(5_000);
+    expect(performance.now() - from).toBeGreaterThanOrEqual(GET_RETRY_AFTER_S * 1000);
     await server.ping();
     await done(context, {
-      tried: "HTTP 429 with `Retry-After: 5` to the standalone GET stream",
+      tried: `HTTP 429 with \`Retry-After: ${GET_RETRY_AFTER_S}\` to the standalone GET stream`,
       over: STREAMABLE,
-      outcome: "the stream is asked for again after 5 s of the clock (a `Retry-After` is honoured up to a minute), not at the backoff's first second; calls go on",
+      outcome: `the stream is asked for again after ${GET_RETRY_AFTER_S} s of the clock, not at the backoff's first second; calls go on`,
     });
   });
 });
@@ -372,7 +388,7 @@ describe("an event stream that trickles a byte a second", () => {
         stream = res;
         startSse(res);
         const id = (req.json as { id: number }).id;
-        trickle(res, `data: ${JSON.stringify({ jsonrpc: "2.0", id, result: textResult("late") })}\n\n`, 1_000);
+        trickle(res, `data: ${JSON.stringify({ jsonrpc: "2.0", id, result: textResult("late") })}\n\n`, TRICKLE_EVERY_MS);
       }),
     );
     const outcome = await settle(server.callTool("t", {}, { timeout: TRICKLE_TIMEOUT_MS }));
@@ -387,7 +403,7 @@ describe("an event stream that trickles a byte a second", () => {
     old.srv.onPost("tools/call", (req, res) => {
       res.writeHead(202).end();
       const id = (req.json as { id: number }).id;
-      trickling = trickle(old.srv.stream!, `event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, result: textResult("late") })}`, 1_000);
+      trickling = trickle(old.srv.stream!, `event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, result: textResult("late") })}`, TRICKLE_EVERY_MS);
     });
     const oldOutcome = await settle(old.server.callTool("t", {}, { timeout: TRICKLE_TIMEOUT_MS }));
     expect(oldOutcome.error).toMatchObject({ kind: "timeout", serverId: "old", message: `tools/call timed out after ${TRICKLE_TIMEOUT_MS} ms (timeout)` });
@@ -397,7 +413,7 @@ describe("an event stream that trickles a byte a second", () => {
     await old.srv.raw.nextRequest("notifications/cancelled");
     await old.server.ping();
     await done(context, {
-      tried: "the answer to a `tools/call` written on its event stream one byte a second",
+      tried: `the answer to a \`tools/call\` written on its event stream a byte every ${count(TRICKLE_EVERY_MS)} ms`,
       over: BOTH,
       outcome: `the call ends at its timeout (${count(TRICKLE_TIMEOUT_MS)} ms) with \`"timeout"\`, \`notifications/cancelled\` sent; Streamable HTTP closes that stream; the connection goes on (HTTP+SSE: once the server ends the event)`,
     });
@@ -453,26 +469,30 @@ describe("a server that takes the connection and never answers", () => {
   });
 });
 
-const OVERSIZE = "an event-stream message exceeded maxMessageBytes (1048576 bytes)";
+/** What a server pours past the bound, and the bound it meets (`maxMessageBytes` here). */
+const POURED = 100 * MB;
+const BOUND = MB;
+const OVERSIZE = `an event-stream message exceeded maxMessageBytes (${BOUND} bytes)`;
+const mib = (bytes: number): string => `${count(bytes / MB)} MiB`;
 /** Generous: the client keeps at most maxMessageBytes of it, and the server in this process little. */
 const MEMORY_BOUND_MB = 128;
 
 /** What a pour past the bound must show: the rest unread, memory within the bound, nothing of it in the log. */
 async function expectPouredUnread(poured: Promise<number> | undefined, memory: ReturnType<typeof sampleMemory>, logger: CapturingLogger): Promise<void> {
-  expect(await poured).toBeLessThan(100 * MB);
+  expect(await poured).toBeLessThan(POURED);
   expect(memory.stop().rss / MB).toBeLessThan(MEMORY_BOUND_MB);
   expect(logText(logger)).not.toMatch(/x{64}/);
 }
 
-describe("one event of 100 MB", () => {
+describe(`one event of ${mib(POURED)}`, () => {
   it("on a POST's event stream: the connection ends with \"transport\" at maxMessageBytes, memory bounded, nothing of it logged", async (context) => {
-    const { srv, client, server, logger } = await streamable({ connect: { maxMessageBytes: MB } });
+    const { srv, client, server, logger } = await streamable({ connect: { maxMessageBytes: BOUND } });
     let poured: Promise<number> | undefined;
     srv.route(
       onMethod("tools/call", (_req, res) => {
         startSse(res);
         res.write("data: ");
-        poured = pour(res, 100 * MB);
+        poured = pour(res, POURED);
       }),
     );
     const memory = sampleMemory();
@@ -482,33 +502,33 @@ describe("one event of 100 MB", () => {
     await expectPouredUnread(poured, memory, logger);
     await another(client);
     await done(context, {
-      tried: "one event of 100 MB on the event stream of a `tools/call`",
+      tried: `one event of ${mib(POURED)} on the event stream of a \`tools/call\``,
       over: STREAMABLE,
-      outcome: `the call and the connection end with \`"transport"\` at \`maxMessageBytes\` (1 MiB), the rest unread; memory under ${MEMORY_BOUND_MB} MB; nothing of it logged`,
+      outcome: `the call and the connection end with \`"transport"\` at \`maxMessageBytes\` (${mib(BOUND)}), the rest unread; memory under ${MEMORY_BOUND_MB} MB; nothing of it logged`,
     });
   });
 
-  it("does the same at the default 64 MiB", async (context) => {
+  it(`does the same at the default ${mib(DEFAULT_MAX_MESSAGE_BYTES)}`, async (context) => {
     const { srv, client, server } = await streamable();
     let poured: Promise<number> | undefined;
     srv.route(
       onMethod("tools/call", (_req, res) => {
         startSse(res);
         res.write("data: ");
-        poured = pour(res, 100 * MB);
+        poured = pour(res, POURED);
       }),
     );
     const memory = sampleMemory();
     const message = "an event-stream message exceeded maxMessageBytes (67108864 bytes)";
     expect((await settle(server.callTool("t", {}))).error).toMatchObject({ kind: "transport", message });
     expect(await server.closed).toMatchObject({ kind: "transport", message });
-    expect(await poured).toBeLessThan(100 * MB);
+    expect(await poured).toBeLessThan(POURED);
     expect(memory.stop().rss / MB).toBeLessThan(4 * MEMORY_BOUND_MB);
     await another(client);
     await done(context, {
       tried: "the same at the default `maxMessageBytes`",
       over: STREAMABLE,
-      outcome: `the connection ends at 64 MiB; memory under ${4 * MEMORY_BOUND_MB} MB`,
+      outcome: `the connection ends at ${mib(DEFAULT_MAX_MESSAGE_BYTES)}; memory under ${4 * MEMORY_BOUND_MB} MB`,
     });
   });
 
@@ -519,38 +539,38 @@ describe("one event of 100 MB", () => {
       if (req.method !== "GET") return NEXT;
       startSse(res);
       res.write("data: ");
-      poured = pour(res, 100 * MB);
+      poured = pour(res, POURED);
       return undefined;
     });
     const { client, logger } = newClient();
     const memory = sampleMemory();
-    const server = await client.connect("raw", target(srv.url), { maxMessageBytes: MB });
+    const server = await client.connect("raw", target(srv.url), { maxMessageBytes: BOUND });
     expect(await server.closed).toMatchObject({ kind: "transport", message: OVERSIZE });
     await expectPouredUnread(poured, memory, logger);
     expect(srv.requests.filter((r) => r.method === "GET")).toHaveLength(1);
     await another(client);
     await done(context, {
-      tried: "one event of 100 MB on the standalone GET stream",
+      tried: `one event of ${mib(POURED)} on the standalone GET stream`,
       over: STREAMABLE,
-      outcome: `the connection ends with \`"transport"\` at \`maxMessageBytes\` (1 MiB), the stream not opened again; memory under ${MEMORY_BOUND_MB} MB; nothing of it logged`,
+      outcome: `the connection ends with \`"transport"\` at \`maxMessageBytes\` (${mib(BOUND)}), the stream not opened again; memory under ${MEMORY_BOUND_MB} MB; nothing of it logged`,
     });
   });
 
   it("on the HTTP+SSE stream: the same", async (context) => {
-    const { srv, client, server, logger } = await oldHttp({ connect: { maxMessageBytes: MB } });
+    const { srv, client, server, logger } = await oldHttp({ connect: { maxMessageBytes: BOUND } });
     const memory = sampleMemory();
     const call = settle(server.callTool("t", {}));
     srv.stream!.write("event: message\ndata: ");
-    const poured = pour(srv.stream!, 100 * MB);
+    const poured = pour(srv.stream!, POURED);
     const ended = `the HTTP+SSE stream of ${srv.url} ended (${OVERSIZE})`;
     expect(await server.closed).toMatchObject({ kind: "transport", message: ended });
     expect((await call).error).toMatchObject({ kind: "transport", message: ended });
     await expectPouredUnread(poured, memory, logger);
     await another(client);
     await done(context, {
-      tried: "one event of 100 MB on the HTTP+SSE stream",
+      tried: `one event of ${mib(POURED)} on the HTTP+SSE stream`,
       over: OLD,
-      outcome: `the connection ends with \`"transport"\` at \`maxMessageBytes\` (1 MiB), pending calls with it; memory under ${MEMORY_BOUND_MB} MB; nothing of it logged`,
+      outcome: `the connection ends with \`"transport"\` at \`maxMessageBytes\` (${mib(BOUND)}), pending calls with it; memory under ${MEMORY_BOUND_MB} MB; nothing of it logged`,
     });
   });
 });
@@ -587,7 +607,7 @@ describe("a wrong content type", () => {
       await until(() => logger.warnings("given up").length === 1, "given up");
       expect(logger.warnings("given up")).toEqual([`the standalone event stream is given up: ${srv.url} answered a GET for an event stream with Content-Type "${type}"`]);
       // Not asked again: a minute of the clock passes without another GET.
-      for (let i = 0; i < 60; i++) {
+      for (let waited = 0; waited < QUIET_MS; waited += 1_000) {
         await vi.advanceTimersByTimeAsync(1_000);
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
@@ -604,7 +624,7 @@ describe("a wrong content type", () => {
     await done(context, {
       tried: `a 200 to the GET of an event stream as ${WRONG_TYPES.map((t) => `\`${t}\``).join(", ")}`,
       over: BOTH,
-      outcome: 'Streamable HTTP: one warning naming the type, the stream not asked again (a minute of the clock), calls go on; HTTP+SSE: `connect` fails with `"protocol"` naming the type',
+      outcome: `Streamable HTTP: one warning naming the type, the stream not asked again (${count(QUIET_MS / 1000)} s of the clock), calls go on; HTTP+SSE: \`connect\` fails with \`"protocol"\` naming the type`,
     });
   });
 });
@@ -641,7 +661,7 @@ const SESSION_IDS: Array<[name: string, id: Buffer, message: Expected | Record<B
   ["UTF-8 é", Buffer.from("sé1", "utf8"), NOT_VISIBLE],
   ["Latin-1 é", Buffer.from("sé1", "latin1"), NOT_VISIBLE],
   [`${count(MAX_SESSION_ID_CHARS + 1)} characters`, Buffer.from("s".repeat(MAX_SESSION_ID_CHARS + 1)), TOO_LONG],
-  ["100 KB", Buffer.from("s".repeat(100 * 1024)), MALFORMED_HTTP],
+  [`${count(HUGE_SESSION_ID / 1024)} KiB`, Buffer.from("s".repeat(HUGE_SESSION_ID)), MALFORMED_HTTP],
 ];
 
 describe.each(["node:http", "fetch"] as const satisfies readonly Backend[])("a session id no header may hold (%s)", (backend) => {
@@ -669,7 +689,7 @@ describe.each(["node:http", "fetch"] as const satisfies readonly Backend[])("a s
     expect(posts(srv.requests, "ping")[0]?.headers["mcp-session-id"]).toBe(longest);
     await another(client);
     await done(context, {
-      tried: `an \`Mcp-Session-Id\` with CR, LF, a folded line, NUL, ESC, DEL, TAB, a space, non-ASCII (UTF-8, Latin-1), ${count(MAX_SESSION_ID_CHARS + 1)} characters, 100 KB (${backend})`,
+      tried: `an \`Mcp-Session-Id\` with CR, LF, a folded line, NUL, ESC, DEL, TAB, a space, non-ASCII (UTF-8, Latin-1), ${count(MAX_SESSION_ID_CHARS + 1)} characters, ${count(HUGE_SESSION_ID / 1024)} KiB (${backend})`,
       over: STREAMABLE,
       outcome: `\`connect\` fails with \`"protocol"\`: the id has characters outside visible ASCII or is longer than ${count(MAX_SESSION_ID_CHARS)} characters, or the reply does not parse as HTTP; nothing is sent after \`initialize\`; no exception from Node's header checks; an id of ${count(MAX_SESSION_ID_CHARS)} characters is taken`,
     });
@@ -678,17 +698,17 @@ describe.each(["node:http", "fetch"] as const satisfies readonly Backend[])("a s
 
 describe("a body that never ends", () => {
   it("as a JSON reply: the connection ends with \"transport\" at maxMessageBytes, memory bounded, nothing of it logged", async (context) => {
-    const { srv, client, server, logger } = await streamable({ connect: { maxMessageBytes: MB } });
+    const { srv, client, server, logger } = await streamable({ connect: { maxMessageBytes: BOUND } });
     let poured: Promise<number> | undefined;
     srv.route(
       onMethod("tools/call", (_req, res) => {
         res.writeHead(200, { "content-type": "application/json" });
         res.write('{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"');
-        poured = pour(res, 100 * MB);
+        poured = pour(res, POURED);
       }),
     );
     const memory = sampleMemory();
-    const message = "a response body exceeded maxMessageBytes (1048576 bytes)";
+    const message = `a response body exceeded maxMessageBytes (${BOUND} bytes)`;
     expect((await settle(server.callTool("t", {}))).error).toMatchObject({ kind: "transport", serverId: "raw", message });
     expect(await server.closed).toMatchObject({ kind: "transport", message });
     await expectPouredUnread(poured, memory, logger);
@@ -696,7 +716,7 @@ describe("a body that never ends", () => {
     await done(context, {
       tried: "a JSON reply to a `tools/call` that streams bytes without end",
       over: STREAMABLE,
-      outcome: `the call and the connection end with \`"transport"\` at \`maxMessageBytes\` (1 MiB), the rest unread; memory under ${MEMORY_BOUND_MB} MB; nothing of it logged`,
+      outcome: `the call and the connection end with \`"transport"\` at \`maxMessageBytes\` (${mib(BOUND)}), the rest unread; memory under ${MEMORY_BOUND_MB} MB; nothing of it logged`,
     });
   });
 
@@ -707,7 +727,7 @@ describe("a body that never ends", () => {
       onMethod("tools/call", (_req, res) => {
         body = res;
         res.writeHead(200, { "content-type": "application/json" });
-        trickle(res, `{"jsonrpc":"2.0","id":3,"result":${" ".repeat(1000)}`, 100);
+        trickle(res, `{"jsonrpc":"2.0","id":3,"result":${" ".repeat(1000)}`, BODY_TRICKLE_EVERY_MS);
       }),
     );
     const outcome = await settle(server.callTool("t", {}, { timeout: TRICKLE_TIMEOUT_MS }));
@@ -715,7 +735,7 @@ describe("a body that never ends", () => {
     await closedOf(body!);
     await server.ping();
     await done(context, {
-      tried: "a JSON reply to a `tools/call` that streams ten bytes a second without end",
+      tried: `a JSON reply to a \`tools/call\` that streams a byte every ${count(BODY_TRICKLE_EVERY_MS)} ms without end`,
       over: STREAMABLE,
       outcome: `the call ends at its timeout (${count(TRICKLE_TIMEOUT_MS)} ms) with \`"timeout"\` and closes the reply; the connection goes on`,
     });
@@ -728,7 +748,7 @@ describe("a body that never ends", () => {
       onMethod("notifications/roots/list_changed", (_req, res) => {
         accepted = res;
         res.writeHead(202, { "content-type": "application/json" });
-        void pour(res, 100 * MB);
+        void pour(res, POURED);
       }),
     );
     server.notifyRootsChanged();
@@ -742,7 +762,7 @@ describe("a body that never ends", () => {
     old.srv.onPost("tools/call", (req, res) => {
       taken = res;
       res.writeHead(202, { "content-type": "text/plain" });
-      void pour(res, 100 * MB);
+      void pour(res, POURED);
       old.srv.push(responseFor((req.json as RpcMessage).id, textResult("answered on the stream")));
     });
     expect(await old.server.callTool("t", {})).toEqual(textResult("answered on the stream"));

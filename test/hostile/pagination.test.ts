@@ -13,6 +13,14 @@ import { count, safetyRow } from "./safety.js";
 
 /** The bounds, as documented: the tests below cross each. */
 const BOUNDS = { pages: 1_000, items: 100_000, cursorCharacters: 4 * 1024 * 1024, listCharacters: 64 * 1024 * 1024 };
+/** Each page one tool described in this much: the page of the listing that crosses the bound. */
+const BIG_PAGE_MB = 20;
+const BIG_PAGES_CROSSING = Math.floor(BOUNDS.listCharacters / (BIG_PAGE_MB * MB)) + 1;
+/** Page n's cursor is n MiB long: the page whose cursor crosses the bound. */
+const CURSOR_PAGES_CROSSING = 3;
+/** The heap a listing of 100 000 items takes at most; one of 20 MiB pages. */
+const HEAP_BOUND_MB = 200;
+const BIG_HEAP_BOUND_MB = 400;
 
 it("LIST_BOUNDS are the documented ones", () => {
   expect(LIST_BOUNDS).toEqual(BOUNDS);
@@ -70,7 +78,7 @@ const LISTS = [
 
 /** A legacy stdio server whose every tools/list page is one tool described in 20 MiB, without end. */
 const BIG_PAGES = String.raw`
-const description = "d".repeat(20 * 1024 * 1024);
+const description = "d".repeat(${BIG_PAGE_MB} * 1024 * 1024);
 const out = (o) => process.stdout.write(JSON.stringify(o) + "\n");
 require("readline").createInterface({ input: process.stdin }).on("line", (line) => {
   const m = JSON.parse(line);
@@ -92,7 +100,7 @@ async function bigPagesOverStdio(): Promise<{ server: ServerHandle; served: unde
 
 async function bigPagesOverHttp(): Promise<{ server: ServerHandle; served: { readonly asked: number } }> {
   const { server, serve } = await over("http");
-  const description = "d".repeat(20 * MB);
+  const description = "d".repeat(BIG_PAGE_MB * MB);
   const served = serve("tools/list", (cursor) => {
     const page = pageNumber(cursor);
     return { tools: [{ ...tool(`t${page}`), description }], nextCursor: String(page + 1) };
@@ -142,13 +150,13 @@ describe.each(["stdio", "http"] as const)("a listing over %s", (transport) => {
       kind: "protocol",
       message: `tools/list listed more than ${BOUNDS.items} items (at page ${full + 1}), the bound of one listing: the server's list is endless or too large`,
     });
-    expect(memory.stop().heapUsed / MB).toBeLessThan(200);
+    expect(memory.stop().heapUsed / MB).toBeLessThan(HEAP_BOUND_MB);
     expect((await server.listToolsPage()).tools).toHaveLength(perPage);
     safetyRow(context, {
       area: "Protocol abuse",
       tried: `${count(BOUNDS.items)} tools in ${full} pages, then one more`,
       over: OVER[transport],
-      outcome: `${count(BOUNDS.items)} are listed; the ${count(BOUNDS.items + 1)}st fails the listing with \`protocol\` (\`LIST_BOUNDS.items\`); heap < 200 MiB`,
+      outcome: `${count(BOUNDS.items)} are listed; the ${count(BOUNDS.items + 1)}st fails the listing with \`protocol\` (\`LIST_BOUNDS.items\`); heap < ${HEAP_BOUND_MB} MiB`,
     });
   });
 
@@ -164,13 +172,13 @@ describe.each(["stdio", "http"] as const)("a listing over %s", (transport) => {
       message: expect.stringMatching(new RegExp(`^prompts/list's cursors passed ${BOUNDS.cursorCharacters} characters in all \\(at page \\d+\\)`)),
     });
     // 1, 2, 3 MiB long: the third brings them past 4 MiB.
-    expect(served.asked).toBe(3);
+    expect(served.asked).toBe(CURSOR_PAGES_CROSSING);
     await server.ping();
     safetyRow(context, {
       area: "Protocol abuse",
-      tried: "cursors of 1, 2, 3 MiB, … (each page's longer)",
+      tried: "cursors of n MiB on page n (each page's longer)",
       over: OVER[transport],
-      outcome: `the listing fails with \`protocol\` once the cursors it keeps pass ${count(BOUNDS.cursorCharacters)} characters (\`LIST_BOUNDS.cursorCharacters\`), at the 3rd page`,
+      outcome: `the listing fails with \`protocol\` once the cursors it keeps pass ${count(BOUNDS.cursorCharacters)} characters (\`LIST_BOUNDS.cursorCharacters\`), at page ${CURSOR_PAGES_CROSSING}`,
     });
   });
 
@@ -181,18 +189,18 @@ describe.each(["stdio", "http"] as const)("a listing over %s", (transport) => {
     const memory = sampleMemory();
     await expect(server.listTools()).rejects.toMatchObject({
       kind: "protocol",
-      message: `tools/list's pages passed ${BOUNDS.listCharacters} characters of JSON in all (at page 4), the bound of one listing: the server's list is endless or too large`,
+      message: `tools/list's pages passed ${BOUNDS.listCharacters} characters of JSON in all (at page ${BIG_PAGES_CROSSING}), the bound of one listing: the server's list is endless or too large`,
     });
-    if (served !== undefined) expect(served.asked).toBe(4);
-    expect(memory.stop().heapUsed / MB).toBeLessThan(400);
+    if (served !== undefined) expect(served.asked).toBe(BIG_PAGES_CROSSING);
+    expect(memory.stop().heapUsed / MB).toBeLessThan(BIG_HEAP_BOUND_MB);
     // One page alone is not measured, and not bounded but by maxMessageBytes.
     expect((await server.listToolsPage()).tools).toHaveLength(1);
     await server.ping();
     safetyRow(context, {
       area: "Protocol abuse",
-      tried: "pages of 20 MiB each (one tool a page, its description 20 MiB), without end",
+      tried: `pages of ${BIG_PAGE_MB} MiB each (one tool a page, its description ${BIG_PAGE_MB} MiB), without end`,
       over: OVER[transport],
-      outcome: `the listing fails with \`protocol\` at the 4th page, past ${count(BOUNDS.listCharacters)} characters of JSON in all (\`LIST_BOUNDS.listCharacters\`); heap < 400 MiB`,
+      outcome: `the listing fails with \`protocol\` at page ${BIG_PAGES_CROSSING}, past ${count(BOUNDS.listCharacters)} characters of JSON in all (\`LIST_BOUNDS.listCharacters\`); heap < ${BIG_HEAP_BOUND_MB} MiB`,
     });
   });
 

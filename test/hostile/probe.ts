@@ -98,6 +98,8 @@ export function countingLogger(): CountingLogger {
 }
 
 export const MB = 1024 * 1024;
+/** A connection's `maxMessageBytes` when the host gives none (CONNECT_DEFAULTS). */
+export const DEFAULT_MAX_MESSAGE_BYTES = 64 * MB;
 
 /** Generous: a call on a quiet server takes a few ms; a stalled event loop takes seconds. */
 export const LATENCY_BOUND_MS = 2_000;

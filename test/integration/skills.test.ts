@@ -3,6 +3,7 @@
 // the bounds on listings and skills. What the server received is read from the wire.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { Client, ClientError, SkillError, skillsOf, type ServerHandle, type SkillEntry, type SkillsOptions } from "../../src/index.js";
 import { capturingLogger, type CapturingLogger } from "../helpers/logger.js";
 import { startRawStdio, type JsonObject, type RawStdioServer, type RpcMessage } from "../helpers/raw-stdio.js";
@@ -392,11 +393,21 @@ describe("the skills API", () => {
     expect((await skillsOf(b.server).load({ ...(entry as SkillEntry) })).name).toBe("pdf-processing");
   });
 
+  it("gives a parser the front matter as in the file, its last line break too: a |+ scalar at its end reads as the server's", async () => {
+    const notes = "Keep this line.\n\n";
+    const text = `---\nname: kept\ndescription: d\nnotes: |+\n  Keep this line.\n\n---\nbody\n`;
+    const entry = entryFor("skill://kept", { name: "kept", description: "d", notes }, { "SKILL.md": text });
+    const { server } = await setup("legacy", { files: { "skill://kept/SKILL.md": text } });
+    // The built-in reader and the `yaml` package, as a host would pass it, read it alike.
+    expect((await skillsOf(server).load(entry as SkillEntry)).frontmatter.notes).toBe(notes);
+    expect((await skillsOf(server, { parseFrontmatter: (yaml) => parse(yaml) }).load(entry as SkillEntry)).frontmatter.notes).toBe(notes);
+  });
+
   it("takes the host's own front matter parser", async () => {
     const { server } = await setup("legacy");
     const seen: string[] = [];
     const parseFrontmatter = (yaml: string) => (seen.push(yaml), FRONTMATTER);
     await skillsOf(server, { parseFrontmatter }).load(PDF as SkillEntry);
-    expect(seen).toEqual(['name: pdf-processing\ndescription: Extract, fill, and assemble PDF documents\nmetadata:\n  version: "2.1"']);
+    expect(seen).toEqual(['name: pdf-processing\ndescription: Extract, fill, and assemble PDF documents\nmetadata:\n  version: "2.1"\n']);
   });
 });

@@ -93,9 +93,9 @@ describe("skill URIs", () => {
 
 describe("a SKILL.md's front matter", () => {
   it("is the YAML between its first two --- lines, after a byte order mark", () => {
-    expect(splitSkillDocument("\ufeff---\r\nname: a\r\n---\r\nbody\r\n")).toEqual({ yaml: "name: a", body: "body\r\n" });
+    expect(splitSkillDocument("\ufeff---\r\nname: a\r\n---\r\nbody\r\n")).toEqual({ yaml: "name: a\r\n", body: "body\r\n" });
     expect(splitSkillDocument("---\n---\n")).toEqual({ yaml: "", body: "" });
-    expect(splitSkillDocument("---\nname: a\n---")).toEqual({ yaml: "name: a", body: "" });
+    expect(splitSkillDocument("---\nname: a\n---")).toEqual({ yaml: "name: a\n", body: "" });
     expect(splitSkillDocument("# title\n---\nname: a\n---\n")).toMatch(/does not begin with a "---" line/);
     expect(splitSkillDocument("---\nname: a\n----\n")).toMatch(/no closing "---" line/);
   });

@@ -72,3 +72,63 @@ describe("what is refused", () => {
     expect(() => parseYaml(shallow)).not.toThrow();
   });
 });
+
+// What the differential test against the `yaml` package (test/hostile/fuzz-yaml.test.ts) found
+// the reader reading otherwise, each now read as YAML 1.2 reads it, or refused where YAML
+// libraries themselves read it differently (the entry the server rendered cannot be trusted to
+// say the same).
+describe("as YAML libraries read it", () => {
+  it.each<[string, string, unknown]>([
+    ["a line break ends the last line, it does not begin an empty one", "a: |+\n  x\n\n", { a: "x\n\n" }],
+    ["a line of spaces past a block scalar's indentation is its text", "a: |\n  x\n     \n  y\n", { a: "x\n   \ny\n" }],
+    ["white space is spaces and tabs alone: U+00A0 and a form feed are text", "a: b\u00a0\nc: d\f\ne: [f\u00a0, g]\n", { a: "b\u00a0", c: "d\f", e: ["f\u00a0", "g"] }],
+    ["'' inside single quotes in a flow collection is a quote", "f: ['it''s {', b]\n", { f: ["it's {", "b"] }],
+    ["an escaped space at the end of a flow collection's line", 'f: [\n  "a\\ \n  b"]\n', { f: ["a  b"] }],
+    ["plain keys JSON writes as written", "1: a\ntrue: b\nfalse: c\n-5: d\n", { "1": "a", true: "b", false: "c", "-5": "d" }],
+  ])("%s", (_what, source, expected) => {
+    expect(parseYaml(source)).toEqual(expected);
+  });
+
+  it.each<[string, string, RegExp]>([
+    ["a key YAML reads as a number written otherwise", "1.0: x\n", /the key "1.0" reads as 1, which YAML libraries write differently/],
+    ["a key YAML reads as true written otherwise", "True: x\n", /the key "True" reads as true/],
+    ["a key YAML reads as null", "~: x\n", /reads as null/],
+    ["the same in a flow mapping", "f: {0x1F: x}\n", /reads as 31/],
+    ["an empty line after an escaped line break", 'a: "x\\\n\n  y"\n', /escaped line break .* read differently by YAML libraries/],
+    ["a line of white space alone at the end of a block scalar with an indentation indicator", "k: |1\n   a\n  \nb: 1\n", /indentation indicator is read differently/],
+    ["a carriage return alone", "a: b\rc: d\n", /carriage return not followed by a line feed/],
+    ["a byte order mark, at the start or after it", "\ufeffa: b\n", /byte order mark is read differently/],
+    ["the same after the start", "a: b\n\ufeffc: d\n", /byte order mark is read differently/],
+    ["a comment in a flow collection, which ends a plain scalar", "f: [a #c\n  b]\n", /expected "," or "]"/],
+    ["a tab in the indentation of a flow collection's line", "f: [1,\n\t2]\n", /a tab indents this line/],
+    ["a tab in the indentation of a blank line in a quoted value", 'a: "b\n\t\n  c"\n', /a tab indents this line/],
+    ["a tab in the indentation of a comment after a block scalar", "a: |\n  x\n\t# c\nb: 2\n", /a tab indents this line/],
+    ["a tab after a dash, before a mapping", "-\tk: v\n", /a tab indents this line/],
+    ["a dash before a flow indicator", "f: {a: -}\n", /cannot start a value in a flow collection/],
+    ["a closing bracket at the parent's indentation that closes less than the whole", "a: [\n  [1\n]]\n", /must be indented more/],
+    ["a closing bracket before the parent's indentation", "a:\n   b: {\n    c: 1\n  }\n", /must be indented more/],
+  ])("refuses %s", (_what, source, message) => {
+    expect(() => parseYaml(source)).toThrow(YamlError);
+    expect(() => parseYaml(source)).toThrow(message);
+  });
+});
+
+// Inputs past the front matter bound (MAX_FRONTMATTER_BYTES) are refused before they are read;
+// the reader itself is still linear in its input, proved here on 256 KiB of each shape that was
+// not. No time is asserted: on the quadratic reader the first shape alone took over a minute,
+// past the test's timeout, where the linear one reads all of them in well under a second.
+describe("time linear in its input", () => {
+  const SIZE = 256 * 1024;
+  const items = (item: string) => Array.from({ length: Math.ceil(SIZE / (item.length + 4)) }, () => item);
+  it.each<[string, string, (value: unknown) => void]>([
+    ["a flow list of double-quoted items, one a line", `tags: [\n  ${items('"a"').join(",\n  ")}\n]`, (v) => expect((v as { tags: string[] }).tags.every((t) => t === "a")).toBe(true)],
+    ["a flow list of single-quoted items, one a line", `tags: [\n  ${items("'a'").join(",\n  ")}\n]`, (v) => expect((v as { tags: string[] }).tags).toHaveLength(items("'a'").length)],
+    ["a flow list of quoted items on one line", `tags: [${items('"a"').join(", ")}]`, (v) => expect((v as { tags: string[] }).tags).toHaveLength(items('"a"').length)],
+    ["a flow mapping of quoted keys, one a line", `m: {\n  ${items('"k"').map((k, i) => `"${k.slice(1, -1)}${i}": "v"`).join(",\n  ")}\n}`, (v) => expect(Object.keys((v as { m: object }).m)).toHaveLength(items('"k"').length)],
+    ["a run of spaces inside a double-quoted value", `q: "a${" ".repeat(SIZE)}b\n  c"`, (v) => expect(v).toEqual({ q: `a${" ".repeat(SIZE)}b c` })],
+    ["a run of tabs inside a single-quoted value in a flow list", `q: ['a${"\t".repeat(SIZE)}b\n  c']`, (v) => expect(v).toEqual({ q: [`a${"\t".repeat(SIZE)}b c`] })],
+    ["white space at the end of each line of a quoted value", `q: "${Array.from({ length: SIZE / 64 }, () => `w${" ".repeat(60)}\n  `).join("")}end"`, (v) => expect(v).toEqual({ q: `${"w ".repeat(SIZE / 64)}end` })],
+  ])("%s", (_what, source, check) => {
+    check(parseYaml(source));
+  });
+});
