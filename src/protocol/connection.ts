@@ -148,7 +148,11 @@ export class Connection implements PeerHandlers, EarlyReceiver {
       this.current = "ready";
       this.early.flush(this);
     } catch (error) {
-      const failure = bound.timedOut
+      // A request of the handshake bounded by the same length (initialize has connectTimeout of
+      // its own) may fire first when both are due in one turn of a late loop: a timeout at or
+      // past the connect's bound is the connect's.
+      const connectTimedOut = bound.timedOut || (error instanceof ClientError && error.kind === "timeout" && now() - started >= limit);
+      const failure = connectTimedOut
         ? new ClientError("timeout", `connecting timed out after ${limit} ms`, { cause: error })
         : bound.signal.aborted && !(error instanceof ClientError && error.kind === "cancelled")
           ? new ClientError("cancelled", "connecting was cancelled", { cause: bound.signal.reason })
