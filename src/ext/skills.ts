@@ -114,7 +114,11 @@ class Skills implements ServerSkills {
     // Every listing's walk and bounds (LIST_BOUNDS: pages, cursors, characters of JSON), and
     // maxSkills counted before a page is kept. The end of a list is the era's: 2026-07-28 takes
     // "" for a cursor, the legacy era for the end.
-    const skills = await allPages("skills/list", this.server.era === "legacy", async (cursor) => {
+    // A lazy or restarting server's era is known once it is ready: the first use connects it.
+    const ready = await this.server.ready({ timeout: options?.timeout, signal: options?.signal }).catch((error: unknown) => {
+      throw error instanceof ClientError && error.serverId === undefined ? error.withServer(this.serverId) : error;
+    });
+    const skills = await allPages("skills/list", ready.era === "legacy", async (cursor) => {
       const page = await this.server.request("skills/list", cursor === undefined ? undefined : { cursor }, options);
       count += page.skills.length;
       this.withinMaxSkills(count);

@@ -51,6 +51,8 @@ interface Script {
   lastCursor?: string;
   /** The host's id of the server (default "skills"). */
   id?: string;
+  /** Connect lazily: the era is not known until the first use. */
+  lazy?: boolean;
 }
 
 interface Setup {
@@ -91,7 +93,7 @@ async function setup(era: Era, script: Script = {}): Promise<Setup> {
   raw.handle("resources/list", () => complete({ resources: [] }));
   const logger = capturingLogger();
   const client = track(new Client({ name: "skills-host", version: "1", logger }));
-  const server = await client.connect(script.id ?? "skills", raw.target, { protocolVersion: era === "legacy" ? "2025-11-25" : "2026-07-28" });
+  const server = await client.connect(script.id ?? "skills", raw.target, { protocolVersion: era === "legacy" ? "2025-11-25" : "2026-07-28", lazy: script.lazy === true });
   // One pipe keeps the order: what the client wrote before the round trip has arrived after it.
   const settled = async () => {
     if (capabilities.resources !== undefined) await server.listResources();
@@ -279,6 +281,17 @@ describe.each<Era>(["legacy", "modern"])("skills, %s era", (era) => {
     const listing = skillsWith(server).list();
     if (era === "legacy") expect((await listing).skills).toHaveLength(2);
     // Modern: "" asks again, from the first page, which names "p1" once more.
+    else await expect(listing).rejects.toMatchObject({ message: expect.stringContaining('repeated the skills/list cursor "p1"') });
+    const cursors = (raw.messages as RpcMessage[]).filter((m) => m.method === "skills/list").map((m) => m.params?.["cursor"]);
+    expect(cursors).toEqual(era === "legacy" ? [undefined, "p1"] : [undefined, "p1", ""]);
+  });
+
+  it("ends a lazy server's listing by its era's rule, once the first use has learnt the era", async () => {
+    const other = entryFor("skill://git-workflow", { name: "git-workflow", description: "d" }, { "SKILL.md": "x" });
+    const { server, raw } = await setup(era, { pages: [[PDF], [other]], lastCursor: "", lazy: true });
+    expect(server.era).toBeUndefined();
+    const listing = skillsWith(server).list();
+    if (era === "legacy") expect((await listing).skills).toHaveLength(2);
     else await expect(listing).rejects.toMatchObject({ message: expect.stringContaining('repeated the skills/list cursor "p1"') });
     const cursors = (raw.messages as RpcMessage[]).filter((m) => m.method === "skills/list").map((m) => m.params?.["cursor"]);
     expect(cursors).toEqual(era === "legacy" ? [undefined, "p1"] : [undefined, "p1", ""]);
