@@ -1,6 +1,6 @@
 // Conduit's web entry in a real Chromium: a page on one loopback origin runs it against
 // Streamable HTTP servers on another, each behind a CORS front (test/helpers/cors-front.ts):
-// both eras, the Handler in the page, MRTR, a task, a session renewal, and what the browser
+// both eras, HTTP+SSE, the Handler in the page, MRTR, a task, a session renewal, and what the browser
 // refuses (a header or an origin the server does not allow, a redirect it hides).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -8,10 +8,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startBrowser, type BrowserHarness, type OpenedPage } from "../helpers/chromium.js";
 import { mcpPolicy, startCorsFront, type CorsFront } from "../helpers/cors-front.js";
 import { done, elicitName, scriptTasks, TASKS_EXTENSION } from "../helpers/modern-tasks.js";
-import { officialHttp, type HttpServerProcess } from "../helpers/official.js";
+import { officialHttp, spawnHttpServer, type HttpServerProcess } from "../helpers/official.js";
 import { startRawHttp, type RawHttpServer } from "../helpers/raw-http.js";
 import { needs } from "../helpers/system-tools.js";
 import type { ElicitResult, ServerHandle } from "../../src/index.js";
+
+/** The 2024-11-05 SDK's HTTP+SSE server (GET /sse, POST /messages). */
+const OLD_SERVER = new URL("../fixtures/old-sdk-server.mjs", import.meta.url).pathname;
 
 /** What a page's code returns for a failed promise: the ClientError's fields, as plain data. */
 interface Failure {
@@ -166,6 +169,30 @@ describe("the web entry in Chromium", needs("chromium-headless-shell"), () => {
     expect(script.updates).toHaveLength(1);
     expect(script.updates[0]!.params?.["inputResponses"]).toMatchObject({ name: { action: "accept", content: { name: "Ada" } } });
     expect(front.requests.filter((request) => request.headers["mcp-method"] === "tasks/get").every((request) => request.headers["mcp-name"] === "task-1")).toBe(true);
+  });
+
+  it("speaks HTTP+SSE to a 2024-11-05 server: the event stream over fetch, the endpoint it names, a list and a call", async () => {
+    const old = await spawnHttpServer([OLD_SERVER, "2024", "sse"]);
+    const front = await startCorsFront(old.url);
+    closing.push(() => old.close(), () => front.close());
+    const { page: tab } = await page();
+    const seen = await tab.evaluate(async (url) => {
+      const client = new Conduit.Client({ name: "page", version: "1.0.0" });
+      try {
+        const server = await client.connect("old", { url, transport: "sse" });
+        const tools = (await server.listTools()).map((tool) => tool.name);
+        const echoed = await server.callTool("echo", { text: "over sse" });
+        return { version: server.protocolVersion, tools, echoed: echoed.content };
+      } finally {
+        await client.close();
+      }
+    }, front.url);
+    expect(seen.version).toBe("2024-11-05");
+    expect(seen.tools).toContain("echo");
+    expect(seen.echoed).toEqual([{ type: "text", text: "over sse" }]);
+    // The stream and the messages both went through the front, from the page's origin.
+    expect(front.requests.some((request) => request.method === "GET")).toBe(true);
+    expect(front.requests.some((request) => request.method === "POST")).toBe(true);
   });
 
   it("renews a session the server forgot (404): the page's client initializes again and the call goes through", async () => {
