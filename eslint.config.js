@@ -13,6 +13,11 @@
 //   results.js and subscriptions; stores/ imports util/ alone; adapters/ and cli/ import
 //   index.ts alone.
 //
+// - the package's root is web-standard (issue 21): only src/node/ (behind the Node entry,
+//   src/node.ts) and cli/ import Node's modules or name `process`, `Buffer` or `require`; the
+//   core reaches src/node/ only through what the Node entry installs (platform.ts,
+//   util/runtime.ts), and index.ts never imports node.ts or src/node/.
+//
 // The rules name folders and patterns, not files, so that they hold while files move.
 import tseslint from "typescript-eslint";
 
@@ -20,10 +25,19 @@ const LAYERS = "A layer imports only the layers below it (DESIGN.md, Architectur
 const AROUND = ["auth", "host", "ext", "cli", "adapters"];
 const NOT_AROUND = "The core imports nothing of auth/, host/, ext/, cli/ or adapters/: the root files reach them through their seams (targets.ts, client.ts, index.ts).";
 
-/** `no-restricted-imports` with one message per group of patterns (gitignore syntax; `!` allows). */
+const WEB = "The root is web-standard: only src/node/ (behind the Node entry) and cli/ use Node (issue 21). Put what needs Node behind platform.ts or util/runtime.ts.";
+const NODE_ONLY = [WEB, "node:*", "**/node/*", "**/node.js"];
+
+/**
+ * `no-restricted-imports` with one message per group of patterns (gitignore syntax; `!` allows),
+ * and in every zone the web rule: nothing of Node.
+ */
 const zone = (...groups) => ({
-  "no-restricted-imports": ["error", { patterns: groups.map(([message, ...group]) => ({ group, message })) }],
+  "no-restricted-imports": ["error", { patterns: [...groups, NODE_ONLY].map(([message, ...group]) => ({ group, message })) }],
 });
+
+/** Node's globals, which the web entry may not name (`globalThis.crypto` and the like are the web's). */
+const NODE_GLOBALS = ["process", "Buffer", "require", "global", "__dirname", "__filename", "setImmediate"].map((name) => ({ name, message: WEB }));
 
 /** A layer of the core: `above` are the layers it may not import; `up` is the path to src/. */
 const layer = (above, up = ["../"]) =>
@@ -76,7 +90,7 @@ export default tseslint.config(
   // The root files: each folder around the core through its one seam.
   {
     files: ["src/*.ts"],
-    ignores: ["src/index.ts", "src/client.ts", "src/targets.ts"],
+    ignores: ["src/index.ts", "src/client.ts", "src/targets.ts", "src/node.ts"],
     rules: zone([ROOT_SEAMS.auth, "./auth/*"], [ROOT_SEAMS.host, "./host/*"], [ROOT_SEAMS.outside, "./ext/*", "./cli/*", "./adapters/*"]),
   },
   { files: ["src/client.ts"], rules: zone([ROOT_SEAMS.auth, "./auth/*"], [ROOT_SEAMS.outside, "./ext/*", "./cli/*", "./adapters/*"]) },
@@ -93,6 +107,19 @@ export default tseslint.config(
   { files: ["src/host/**"], rules: besideTheCore("ext") },
   { files: ["src/ext/**"], rules: besideTheCore("host") },
   { files: ["src/stores/**"], rules: zone(["stores/ imports util/ alone.", "../*", "!../util"]) },
+  // Everything of src/ but the Node entry's folder and the terminal host names no Node global.
+  { files: ["src/**"], ignores: ["src/node/**", "src/node.ts", "src/cli/**"], rules: { "no-restricted-globals": ["error", ...NODE_GLOBALS] } },
+  // The Node entry: the web entry and src/node/; src/node/ uses the core below the facade.
+  { files: ["src/node.ts"], rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["./*", "!./index.js", "!./node"], message: "The Node entry adds src/node/ to the web entry (index.ts) alone." }] }] } },
+  {
+    files: ["src/node/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["../*", "!../util", "!../transport", "!../stores", "!../auth", "!../platform.js", "../auth/*", "!../auth/auth-error.js", "!../auth/options.js"], message: "src/node/ imports of the core util/, transport/, stores/, platform.ts and auth/'s errors and options alone." }] },
+      ],
+    },
+  },
   // The adapters and the terminal host use the library as its users do, through src/index.ts
   // alone (the adapters for types only, so that nothing of the core is bundled in).
   {
@@ -110,7 +137,7 @@ export default tseslint.config(
   {
     files: ["src/cli/**"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["../*", "!../index.js"], message: "The terminal host is built on the public API alone: import from ../index.js (DESIGN.md)." }] }],
+      "no-restricted-imports": ["error", { patterns: [{ group: ["../*", "!../node.js"], message: "The terminal host is built on the public API alone, as a Node host: import from ../node.js (DESIGN.md)." }] }],
     },
   },
   {

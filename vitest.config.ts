@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    setupFiles: ["./test/setup-node-runtime.ts"],
     // Tests spawn real servers; forks keep each file's children apart and their exits clean.
     pool: "forks",
     testTimeout: 30_000,

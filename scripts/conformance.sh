@@ -37,7 +37,7 @@ ONLY=("$@")
 [ ${#SPEC_VERSIONS[@]} -gt 0 ] || SPEC_VERSIONS=(2025-03-26 2025-06-18 2025-11-25 2026-07-28 extension extension@2026-07-28)
 
 cd "$ROOT"
-if [ ! -f dist/index.js ]; then
+if [ ! -f dist/node.js ]; then
   echo "conformance: dist/ is missing; run \`npm run build\` first" >&2
   exit 2
 fi

@@ -28,7 +28,8 @@ import { connectAll, type ConnectAllOptions, type ConnectAllResult } from "./hos
 import { Catalog, type CatalogOptions, type CatalogPrompt, type CatalogResource, type CatalogTool } from "./host/catalog.js";
 import type { CallOptions } from "./server.js";
 import type { CallToolResult } from "./protocol/types/index.js";
-import { HttpAgents } from "./transport/http-exchange.js";
+import { runtime } from "./platform.js";
+import { fetchBackend } from "./transport/http-exchange.js";
 import { DeadlineQueue } from "./rpc/deadline.js";
 import { ClientError, InvalidArgumentError, atBoundary } from "./util/errors.js";
 
@@ -54,8 +55,8 @@ export class Client {
   private readonly eras = new EraMemory();
   /** One timer for the deadlines of every request of this client. */
   private readonly deadlines = new DeadlineQueue();
-  /** Keep-alive agents shared by this client's HTTP connections. */
-  private readonly agents = new HttpAgents();
+  /** How this client's HTTP connections send: keep-alive agents on Node, `fetch` elsewhere. */
+  private readonly backend = runtime().httpBackend?.() ?? fetchBackend();
   private closing: Promise<void> | undefined;
   /** Connections whose connect failed and whose graceful end outlasted it: closing waits for them. */
   private readonly unfinished = new Set<Connection>();
@@ -169,7 +170,7 @@ export class Client {
     // The first transport is made now, so that a bad target fails this call, lazy or not; each
     // restart makes its own.
     const shared: SharedAcrossConnections = {};
-    let fresh: Transport | undefined = createTransport(target, options, this.options.logger, this.agents, this.options.name, shared);
+    let fresh: Transport | undefined = createTransport(target, options, this.options.logger, this.backend, this.options.name, shared);
     const key = targetKey(target);
     const binding = new ServerBinding(this.side, serverId, originOption(options) ?? fresh.origin);
     const settings: ConnectionSettings = {
@@ -187,7 +188,7 @@ export class Client {
     };
     const maker: ConnectionMaker = {
       create: (signal) => {
-        const transport = fresh ?? createTransport(target, options, this.options.logger, this.agents, this.options.name, shared);
+        const transport = fresh ?? createTransport(target, options, this.options.logger, this.backend, this.options.name, shared);
         fresh = undefined;
         return new Connection(transport, { ...settings, remembered: this.eras.get(key), signal }, binding);
       },
@@ -289,7 +290,7 @@ export class Client {
   private async endAll(end: (handle: ServerHandle) => Promise<void>, immediate: boolean): Promise<void> {
     const stragglers = [...this.unfinished].map((connection) => (immediate ? connection.destroy() : connection.close()));
     await Promise.allSettled([...[...this.registry.values()].map(end), ...stragglers]);
-    this.agents.destroy();
+    this.backend.destroy();
   }
 
   // ---- wiring ----------------------------------------------------------------------------------

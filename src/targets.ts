@@ -6,12 +6,13 @@
 import { OAuthAuthorizer } from "./auth/oauth.js";
 import { AUTH_OPTION_KEYS, type AuthOptions } from "./auth/options.js";
 import { CONNECT_DEFAULTS, type ConnectOptions } from "./options.js";
-import type { HttpAgents } from "./transport/http-exchange.js";
+import { runtime } from "./platform.js";
+import type { HttpBackend } from "./transport/http-exchange.js";
 import { HTTP_TARGET_KEYS, HttpTransport, type HttpTarget } from "./transport/http.js";
-import { STDIO_TARGET_KEYS, StdioTransport, type StdioTarget } from "./transport/stdio.js";
+import { STDIO_TARGET_KEYS, type StdioTarget } from "./transport/stdio-target.js";
 import type { Transport } from "./transport/transport.js";
 import { knownKeys } from "./util/arguments.js";
-import { InvalidArgumentError } from "./util/errors.js";
+import { ClientError, InvalidArgumentError } from "./util/errors.js";
 import type { Logger } from "./util/logger.js";
 
 /** A remote server: Streamable HTTP or HTTP+SSE, authorized with OAuth when `auth` says how. */
@@ -65,11 +66,14 @@ function stringMap(what: string, value: unknown): void {
   }
 }
 
-export function createTransport(target: ServerTarget, options: ConnectOptions, logger: Logger, agents: HttpAgents, clientName: string, shared: SharedAcrossConnections = {}): Transport {
+export function createTransport(target: ServerTarget, options: ConnectOptions, logger: Logger, backend: HttpBackend, clientName: string, shared: SharedAcrossConnections = {}): Transport {
   checkTarget(target);
   const maxMessageBytes = options.maxMessageBytes ?? CONNECT_DEFAULTS.maxMessageBytes;
   if ("command" in target) {
-    return new StdioTransport(target, {
+    const stdio = runtime().stdio;
+    // A browser or a Worker cannot start a process; the Node entry (Node, Bun, Deno) can.
+    if (stdio === undefined) throw new ClientError("usage", "a stdio server needs a runtime that starts processes: import Conduit from conduit-mcp/node (Node, Bun or Deno)");
+    return stdio(target, {
       maxMessageBytes,
       closeGracePeriod: options.closeGracePeriod ?? CONNECT_DEFAULTS.closeGracePeriod,
       stdinGracePeriod: options.stdinGracePeriod ?? options.closeGracePeriod ?? CONNECT_DEFAULTS.closeGracePeriod,
@@ -82,7 +86,7 @@ export function createTransport(target: ServerTarget, options: ConnectOptions, l
   // One authorizer for every connection of the server: a restart keeps its tokens.
   const authorizer = auth === undefined ? undefined : (shared.authorizer ??= authorizerFor(http, auth, clientName, logger));
   const endWhenUnreachable = options.restart !== undefined && options.restart !== false;
-  return new HttpTransport(http, { logger, maxMessageBytes, agents, authorizer, endWhenUnreachable });
+  return new HttpTransport(http, { logger, maxMessageBytes, backend, authorizer, endWhenUnreachable });
 }
 
 function checkAuthOptions(auth: AuthOptions): AuthOptions {

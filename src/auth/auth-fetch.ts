@@ -6,6 +6,7 @@
 import { isObject } from "../util/json.js";
 import { redactUrl } from "../util/text.js";
 import { authError, type AuthStep } from "./auth-error.js";
+import { utf8Text } from "../util/bytes.js";
 
 export type FetchFn = (url: string, init?: RequestInit) => Promise<Response>;
 
@@ -75,5 +76,5 @@ export async function readCapped(response: Response, max: number): Promise<strin
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return utf8Text(chunks);
 }

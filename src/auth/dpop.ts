@@ -4,27 +4,23 @@
  * method, the URL (without query and fragment), the time, the token's hash and, once a server
  * asked for one, its nonce.
  */
-import type { webcrypto } from "node:crypto";
+import { toBase64Url as base64url } from "../util/bytes.js";
 
 const encoder = new TextEncoder();
 
-function base64url(bytes: Uint8Array | ArrayBuffer): string {
-  return Buffer.from(bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes).toString("base64url");
-}
-
 export class DpopKey {
   private constructor(
-    readonly pair: webcrypto.CryptoKeyPair,
+    readonly pair: CryptoKeyPair,
     private readonly jwk: Record<string, unknown>,
-    private readonly subtle: webcrypto.SubtleCrypto,
+    private readonly subtle: SubtleCrypto,
   ) {}
 
   /** An ES256 key pair; the private key is not extractable. */
   static async create(): Promise<DpopKey> {
-    const { webcrypto } = await import("node:crypto");
-    const pair = await webcrypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"]);
-    const { kty, crv, x, y } = await webcrypto.subtle.exportKey("jwk", pair.publicKey);
-    return new DpopKey(pair, { kty, crv, x, y }, webcrypto.subtle);
+    const subtle = globalThis.crypto.subtle;
+    const pair = await subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"]);
+    const { kty, crv, x, y } = await subtle.exportKey("jwk", pair.publicKey);
+    return new DpopKey(pair, { kty, crv, x, y }, subtle);
   }
 
   /** A proof for one request; `accessToken` when it presents one, `nonce` when the server gave one. */

@@ -7,7 +7,6 @@ import type { AuthStore } from "../stores/auth-store.js";
 
 export type { AuthStore } from "../stores/auth-store.js";
 export { memoryStore } from "../stores/memory-store.js";
-export { fileStore } from "../stores/file-store.js";
 
 /**
  * How the person's authorization comes back: the URL the browser was sent to (with `code` and

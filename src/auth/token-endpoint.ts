@@ -5,7 +5,6 @@
  * proofs, and one resend when it asks for its nonce (RFC 9449 §8). Failures are `"auth"`
  * errors naming the step, the server's OAuth error and nothing secret (`tokenError`).
  */
-import type { webcrypto } from "node:crypto";
 import type * as Oauth from "oauth4webapi";
 import { authError, tokenError, type AuthStep } from "./auth-error.js";
 import { AUTH_REQUEST_TIMEOUT_MS, type FetchFn } from "./auth-fetch.js";
@@ -13,6 +12,8 @@ import type { ServerMetadata } from "./discovery.js";
 import { DpopKey } from "./dpop.js";
 import type { AuthGrant } from "./options.js";
 import type { UrlPolicy } from "./url-policy.js";
+import { fromBase64, toBase64, utf8 } from "../util/bytes.js";
+import { lowRuntime } from "../util/runtime.js";
 
 /** A client at one authorization server: its id, and what proves it. */
 export interface Registration {
@@ -98,7 +99,7 @@ export function hostRegistration(clientId: string, secret: string | undefined, s
  * "-", "_", "." and "~" as they are, as servers expect).
  */
 export function basicCredentials(id: string, secret: string): string {
-  return `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`;
+  return `Basic ${toBase64(utf8(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`))}`;
 }
 
 /** The client authentication a pre-registered client uses, among those the server supports. */
@@ -111,11 +112,12 @@ function authMethod(server: ServerMetadata, hasSecret: boolean): string {
 }
 
 /** The WebCrypto key of a PKCS #8 PEM, for signing `private_key_jwt` assertions with `algorithm`. */
-async function signingKey(pem: string, algorithm: string): Promise<webcrypto.CryptoKey> {
-  const crypto = await import("node:crypto");
-  let der: Buffer;
+async function signingKey(pem: string, algorithm: string): Promise<CryptoKey> {
+  let der: Uint8Array;
   try {
-    der = crypto.createPrivateKey(pem).export({ format: "der", type: "pkcs8" });
+    // On Node any PEM key it reads; elsewhere PKCS #8 ("BEGIN PRIVATE KEY"), which WebCrypto takes.
+    const fromPem = lowRuntime().pkcs8FromPem;
+    der = fromPem === undefined ? pkcs8Der(pem) : await fromPem(pem);
   } catch (error) {
     throw authError("token", "the private key is not a PKCS #8 PEM key", error);
   }
@@ -124,5 +126,17 @@ async function signingKey(pem: string, algorithm: string): Promise<webcrypto.Cry
     : algorithm === "ES384" ? { name: "ECDSA", namedCurve: "P-384" }
     : algorithm === "PS256" ? { name: "RSA-PSS", hash: "SHA-256" }
     : { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" };
-  return crypto.webcrypto.subtle.importKey("pkcs8", der, params, false, ["sign"]);
+  try {
+    return await globalThis.crypto.subtle.importKey("pkcs8", der as Uint8Array<ArrayBuffer>, params, false, ["sign"]);
+  } catch (error) {
+    throw authError("token", `the private key is not a ${algorithm} key WebCrypto can import`, error);
+  }
+}
+
+const PKCS8 = /-----BEGIN PRIVATE KEY-----([A-Za-z0-9+/=\s]+)-----END PRIVATE KEY-----/;
+
+function pkcs8Der(pem: string): Uint8Array {
+  const body = PKCS8.exec(pem)?.[1];
+  if (body === undefined) throw new Error("no PKCS #8 block (BEGIN PRIVATE KEY)");
+  return fromBase64(body);
 }

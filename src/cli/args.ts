@@ -1,6 +1,6 @@
 /** The command line, read with `node:util`'s `parseArgs`; everything after `--` is the stdio server's command. */
 import { parseArgs } from "node:util";
-import { LOGGING_LEVELS, type LogLevel } from "../index.js";
+import { LOGGING_LEVELS, type LogLevel } from "../node.js";
 import { CliError, EXIT } from "./exit-codes.js";
 
 export type Command = "interactive" | "servers" | "list" | "call" | "read" | "prompt" | "help" | "version";

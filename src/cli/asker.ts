@@ -4,7 +4,7 @@
  * request fails clearly and the command ends with "input needed".
  */
 import { readFile } from "node:fs/promises";
-import { jsonProblemAt, type CreateMessageParams, type ElicitResult } from "../index.js";
+import { jsonProblemAt, type CreateMessageParams, type ElicitResult } from "../node.js";
 import type { AskedField } from "./fields.js";
 import { CliError, EXIT } from "./exit-codes.js";
 

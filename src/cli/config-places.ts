@@ -8,7 +8,7 @@
 import { access } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { loadServerConfig, type ClientError, type ServerTarget } from "../index.js";
+import { loadServerConfig, type ClientError, type ServerTarget } from "../node.js";
 import { CliError, EXIT } from "./exit-codes.js";
 
 /** A server by name: its target, or why its config's entry could not be used. */

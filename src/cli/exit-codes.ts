@@ -2,7 +2,7 @@
  * How `conduit` ends, so that a script can tell failures apart. The table is printed by
  * `--help` and in the README; `exitCodeOf` maps the library's error kinds onto it.
  */
-import { ClientError } from "../index.js";
+import { ClientError } from "../node.js";
 
 export const EXIT = {
   ok: 0,

@@ -4,7 +4,7 @@
  * tool's `inputSchema` when the person gives a tool's arguments one by one. What is shown is
  * cleaned: titles, descriptions and choices come from the server.
  */
-import type { ElicitValue } from "../index.js";
+import type { ElicitValue } from "../node.js";
 import { shownLine } from "./output.js";
 
 export type FieldKind = "text" | "number" | "integer" | "boolean" | "choice" | "multi" | "json";

@@ -6,7 +6,7 @@
  */
 import { basename, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { RpcError, type Handler, type LogLevel } from "../index.js";
+import { RpcError, type Handler, type LogLevel } from "../node.js";
 import { NobodyToAsk, type Asker } from "./asker.js";
 import { fieldsOf } from "./fields.js";
 import type { Output, Colors } from "./output.js";

@@ -15,7 +15,7 @@ import { loadConfigured, type NamedTarget } from "./config-places.js";
 import { listServers } from "./servers-command.js";
 import { distinctTargets, resolveTarget, stdioTarget } from "./targets.js";
 import { TtyAsker } from "./tty-asker.js";
-import { ClientError } from "../index.js";
+import { ClientError } from "../node.js";
 
 const VERSION = "0.1.0";
 

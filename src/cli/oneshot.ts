@@ -2,7 +2,7 @@
  * One command and out: `list`, `call`, `read`, `prompt`. The result goes to stdout (as text,
  * or with `--format json` as one JSON document); what the person should know to stderr.
  */
-import { isTask, type CallToolResult, type ServerHandle } from "../index.js";
+import { isTask, type CallToolResult, type ServerHandle } from "../node.js";
 import { CliError, EXIT, type ExitCode } from "./exit-codes.js";
 import type { Output } from "./output.js";
 import { shownLine } from "./output.js";

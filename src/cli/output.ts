@@ -5,7 +5,7 @@
  * `NO_COLOR` (any value) or `TERM=dumb`; `FORCE_COLOR` turns them on for a pipe.
  */
 import picocolors from "picocolors";
-import { sanitize } from "../index.js";
+import { sanitize } from "../node.js";
 import { Notices } from "./notices.js";
 
 export type Colors = ReturnType<typeof picocolors.createColors>;

@@ -2,7 +2,7 @@
  * A call's progress as a bar on the terminal (stderr), redrawn in place: `[█████░░░░░] 5/10
  * message`. Without a total, a count. Off when stderr is not a terminal.
  */
-import type { Progress } from "../index.js";
+import type { Progress } from "../node.js";
 import type { Output } from "./output.js";
 import { shownLine } from "./output.js";
 

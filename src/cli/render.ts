@@ -2,7 +2,7 @@
  * Results as a person reads them: server text cleaned, binary content described rather than
  * dumped, a tool's own error marked. (`--format json` prints the results as they came instead.)
  */
-import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from "../index.js";
+import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from "../node.js";
 import type { Output } from "./output.js";
 import { shown, shownLine } from "./output.js";
 

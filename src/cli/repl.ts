@@ -5,7 +5,7 @@
  * the command under way; Ctrl-D or `quit` leaves.
  */
 import { createInterface, type AsyncCompleter, type CompleterResult, type Interface } from "node:readline";
-import type { CallToolResult, ServerHandle, Tool } from "../index.js";
+import type { CallToolResult, ServerHandle, Tool } from "../node.js";
 import { CliError, EXIT, exitCodeOf, type ExitCode } from "./exit-codes.js";
 import { fieldsOf } from "./fields.js";
 import { callTool } from "./oneshot.js";

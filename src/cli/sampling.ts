@@ -4,7 +4,7 @@
  * user's (`--sampling-command`), whose answer then goes through the library's checks like any.
  */
 import { spawn } from "node:child_process";
-import { RpcError, type CreateMessageParams, type CreateMessageResult } from "../index.js";
+import { RpcError, type CreateMessageParams, type CreateMessageResult } from "../node.js";
 import { shown, shownLine } from "./output.js";
 
 /** The lines a person reads before answering a sampling request. */

@@ -3,7 +3,7 @@
  * URL with its secrets redacted (the values of its `env`, and of the host's variables whose
  * names say secret, wherever they appear), and for a server whose entry cannot be used, why.
  */
-import { redactCommandLine, redactUrl, type ServerTarget } from "../index.js";
+import { redactCommandLine, redactUrl, type ServerTarget } from "../node.js";
 import type { Configured } from "./config-places.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { shownLine, type Output } from "./output.js";

@@ -9,7 +9,7 @@
  */
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { Client, ClientError, fileStore, loopbackRedirect, type ConfiguredServer, type ConnectAllOptions, type LoopbackRedirect, type ServerHandle, type RemoteTarget, type ServerTarget } from "../index.js";
+import { Client, ClientError, fileStore, loopbackRedirect, type ConfiguredServer, type ConnectAllOptions, type LoopbackRedirect, type ServerHandle, type RemoteTarget, type ServerTarget } from "../node.js";
 import type { Asker } from "./asker.js";
 import { CliError, EXIT } from "./exit-codes.js";
 import { terminalHandler, type TerminalHandler } from "./handler.js";

@@ -4,7 +4,7 @@
  * server by, so it is kept to letters, digits, `_` and `-`: a URL's is made of its host, port and
  * path (never its query, where tokens go), so that two servers on one host are two ids.
  */
-import { redactUrl, type ServerTarget } from "../index.js";
+import { redactUrl, type ServerTarget } from "../node.js";
 import type { Configured, NamedTarget } from "./config-places.js";
 import { CliError, EXIT } from "./exit-codes.js";
 

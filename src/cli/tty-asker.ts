@@ -6,7 +6,7 @@
  * prompt cancels that request only.
  */
 import { checkbox, confirm, input, password, select } from "@inquirer/prompts";
-import type { ElicitResult } from "../index.js";
+import type { ElicitResult } from "../node.js";
 import type { Asker, FormQuestion, SamplingQuestion, UrlAnswer, UrlQuestion } from "./asker.js";
 import { formContent, valueOf, type AskedField } from "./fields.js";
 import type { Output } from "./output.js";

@@ -6,6 +6,7 @@
  * only the skill's byte budget bounds it.
  */
 import { ClientError } from "../util/errors.js";
+import { base64Length, fromBase64, utf8, utf8Length } from "../util/bytes.js";
 import { excerpt } from "../util/text.js";
 import type { ReadResourceResult, ResourceContents } from "../protocol/types/index.js";
 import { SkillError } from "./skills-error.js";
@@ -28,9 +29,9 @@ export async function verifiedFile(read: ReadResourceResult, expected: ExpectedF
   const content = contentFor(read, expected);
   const text = "text" in content && typeof content.text === "string" ? content.text : undefined;
   const blob = text === undefined ? (content as { blob: string }).blob : undefined;
-  const measured = text !== undefined ? Buffer.byteLength(text, "utf8") : Buffer.byteLength(blob as string, "base64");
+  const measured = text !== undefined ? utf8Length(text) : base64Length(blob as string);
   checkLength(measured, expected, read);
-  const bytes = text !== undefined ? Buffer.from(text, "utf8") : Buffer.from(blob as string, "base64");
+  const bytes = text !== undefined ? utf8(text) : fromBase64(blob as string);
   // A blob that is not clean base64 decodes to other than its measure: measured again.
   if (bytes.length !== measured) checkLength(bytes.length, expected, read);
   const listed = expected.listed;
@@ -41,7 +42,7 @@ export async function verifiedFile(read: ReadResourceResult, expected: ExpectedF
     }
   }
   const mimeType = typeof content.mimeType === "string" ? content.mimeType : undefined;
-  return { uri: expected.uri, mimeType, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), text, verified: listed !== undefined };
+  return { uri: expected.uri, mimeType, bytes, text, verified: listed !== undefined };
 }
 
 /** The item of `contents` for the file: the one of its URI, or the only one. */
@@ -69,19 +70,10 @@ function failure(reason: "size" | "digest" | "limit", message: string, expected:
   return new SkillError(reason, excerpt(message, 400), { serverId: expected.serverId, skillUri: expected.skillUri, fileUri: expected.uri, data: read });
 }
 
-type CreateHash = typeof import("node:crypto").createHash;
-let createHash: Promise<CreateHash> | undefined;
-
-/** `sha256:<hex>` of `bytes`; `node:crypto` is loaded with the first skill read, not with the library. */
+/** `sha256:<hex>` of `bytes`, by WebCrypto (every runtime has it). */
 async function sha256(bytes: Uint8Array): Promise<string> {
-  createHash ??= import("node:crypto").then(
-    (crypto) => crypto.createHash,
-    (error: unknown) => {
-      // Tried again by the next read, rather than failing every read from now on.
-      createHash = undefined;
-      throw error;
-    },
-  );
-  const hash = (await createHash)("sha256");
-  return `sha256:${hash.update(bytes).digest("hex")}`;
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
+  let hex = "";
+  for (const byte of digest) hex += byte.toString(16).padStart(2, "0");
+  return `sha256:${hex}`;
 }

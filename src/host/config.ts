@@ -14,6 +14,7 @@
  * naming the server and the field) in place of a target, and the others are read.
  */
 import { ClientError } from "../util/errors.js";
+import { lowRuntime } from "../util/runtime.js";
 import type { RemoteTarget, ServerTarget } from "../options.js";
 import { fill, Unfilled, type Variables } from "./config-vars.js";
 
@@ -26,7 +27,7 @@ export type ConfiguredServer =
   | { readonly id: string; readonly target?: undefined; readonly error: ClientError };
 
 export interface LoadOptions {
-  /** Where `${NAME}` is looked up (default: `process.env`). */
+  /** Where `${NAME}` is looked up (default: the process's environment on Node, Bun and Deno; none elsewhere). */
   env?: Readonly<Record<string, string | undefined>> | undefined;
   /**
    * `"project"`: the config came with a folder (`.mcp.json`, `.vscode/mcp.json`, which a clone
@@ -52,7 +53,7 @@ export async function loadServerConfig(source: string | object, options: LoadOpt
   const local = localServers(config, options.projectDir);
   const servers = config.mcpServers ?? config.servers;
   if (!isRecord(servers) && local === undefined) throw new ClientError("usage", 'a server config needs an "mcpServers" (or VS Code\'s "servers") object');
-  const base = { env: options.env ?? process.env, predefined: options.predefined ?? {}, inputs: inputsOf(config) };
+  const base = { env: options.env ?? lowRuntime().env?.() ?? {}, predefined: options.predefined ?? {}, inputs: inputsOf(config) };
   const allowed = options.scope === "project" ? (options.allowEnv ?? []) : undefined;
   const read: ConfiguredServer[] = [];
   const seen = new Set<string>();
@@ -69,10 +70,11 @@ export async function loadServerConfig(source: string | object, options: LoadOpt
 }
 
 async function readJson(path: string): Promise<unknown> {
-  const { readFile } = await import("node:fs/promises");
+  const readTextFile = lowRuntime().readTextFile;
+  if (readTextFile === undefined) throw new ClientError("usage", "reading a server config from a file needs a runtime with files (conduit-mcp/node): give the parsed object instead");
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = await readTextFile(path);
   } catch (error) {
     throw new ClientError("usage", `the server config ${path} could not be read: ${(error as Error).message}`, { cause: error });
   }

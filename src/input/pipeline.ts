@@ -18,6 +18,7 @@ import { filterRoots } from "./roots.js";
 import { checkSampling, samplingAnswer, samplingResultProblem } from "./sampling.js";
 import { supervise, type SignalSource } from "./supervisor.js";
 import type { CreateMessageResult } from "../protocol/types/index.js";
+import { nextTurn } from "../util/runtime.js";
 
 export type InputMethod = "sampling/createMessage" | "elicitation/create" | "roots/list";
 
@@ -170,7 +171,7 @@ export class InputPipeline {
   private watchOverrun(source: InputSource, running: Promise<void>, what: string): void {
     let settled = false;
     void running.then(() => (settled = true));
-    setImmediate(() => {
+    nextTurn(() => {
       if (settled) return;
       source.budget.overruns += 1;
       this.settings.logger.warn(`a handler callback for server "${source.serverId}" is still running after its request ${what}; it holds its slot until it settles`);

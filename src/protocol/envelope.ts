@@ -12,6 +12,7 @@ import type { ClientCapabilities, Implementation, LoggingLevel } from "./types/i
 import { isObject } from "../util/json.js";
 import { InvalidArgumentError } from "../util/errors.js";
 import type { HeaderParam } from "./x-mcp-header.js";
+import { toBase64, utf8 } from "../util/bytes.js";
 
 export const META = {
   protocolVersion: "io.modelcontextprotocol/protocolVersion",
@@ -70,7 +71,7 @@ export function headerValue(value: string): string {
     PLAIN.test(value) &&
     value.trim() === value &&
     !(value.startsWith("=?base64?") && value.endsWith("?="));
-  return plain ? value : `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
+  return plain ? value : `=?base64?${toBase64(utf8(value))}?=`;
 }
 
 /** What `Mcp-Name` carries for each method that has one. */

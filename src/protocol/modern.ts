@@ -8,7 +8,7 @@
  * `tools/list`, and the others' annotations are remembered to build the `Mcp-Param-*` headers
  * of their calls.
  */
-import { setMaxListeners } from "node:events";
+import { lowRuntime } from "../util/runtime.js";
 import { ClientError, ErrorCode } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
 import { now } from "../util/time.js";
@@ -177,7 +177,7 @@ export class ModernCodec implements EraCodec {
     if (this.lifetime === undefined) {
       this.lifetime = new AbortController();
       // Every flow (MRTR, a followed task) listens to it, and a host may run hundreds at once.
-      setMaxListeners(0, this.lifetime.signal);
+      lowRuntime().unboundListeners?.(this.lifetime.signal);
       if (this.endedWith !== undefined) this.lifetime.abort(this.endedWith);
     }
     return this.lifetime.signal;

@@ -13,7 +13,7 @@
  * whose result is a tool's `isError: true` (what `failed` also means in this version) resolves
  * with that result, as the call would have.
  */
-import { setMaxListeners } from "node:events";
+import { lowRuntime } from "../util/runtime.js";
 import { protocolError } from "../util/assert.js";
 import { ClientError, ErrorCode } from "../util/errors.js";
 import { isObject } from "../util/json.js";
@@ -126,7 +126,7 @@ export class LegacyTasks implements EraTasks {
     if (this.life === undefined) {
       this.life = new AbortController();
       // Every follower of a task listens to it, and a host may follow hundreds at once.
-      setMaxListeners(0, this.life.signal);
+      lowRuntime().unboundListeners?.(this.life.signal);
       if (this.endedWith !== undefined) this.life.abort(this.endedWith);
     }
     return this.life.signal;

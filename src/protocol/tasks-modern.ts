@@ -23,6 +23,7 @@ import { TaskShares, type TaskShare } from "./task-shares.js";
 import { canonicalJson } from "../util/json.js";
 import type { ListenFilter, Subscription } from "./subscriptions.js";
 import type { ServerCapabilities } from "./types/index.js";
+import { nextTurn } from "../util/runtime.js";
 
 /** What the era's codec lends: one request under its rules, and the answering of input. */
 export interface ModernTaskLink {
@@ -123,7 +124,7 @@ export class ModernTasks implements EraTasks {
   private async refresh(): Promise<void> {
     this.refreshing = true;
     try {
-      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise<void>((resolve) => nextTurn(resolve));
       while (this.dirty && this.offered !== false) {
         this.dirty = false;
         const ids = this.shares.ids();

@@ -9,6 +9,7 @@
  * re-arms for the next. Time is the monotonic `now()`.
  */
 import { MAX_TIMER_MS, now } from "../util/time.js";
+import { ref, unref } from "../util/runtime.js";
 
 export type ExpiryReason = "timeout" | "maxTotalTimeout";
 
@@ -24,7 +25,7 @@ export class DeadlineQueue {
 
   /** @internal */
   watch(deadline: Deadline): void {
-    if (this.live.size === 0) this.timer?.ref();
+    if (this.live.size === 0) ref(this.timer);
     this.live.add(deadline);
     this.due(deadline.dueAt);
   }
@@ -33,7 +34,7 @@ export class DeadlineQueue {
   unwatch(deadline: Deadline): void {
     this.live.delete(deadline);
     // An armed timer with nothing to watch must not keep the process alive.
-    if (this.live.size === 0) this.timer?.unref();
+    if (this.live.size === 0) unref(this.timer);
   }
 
   /** @internal A deadline moved to `at`: make sure the timer fires by then. */
@@ -47,7 +48,7 @@ export class DeadlineQueue {
     // A deadline further off than a timer holds is reached in steps: the timer fires early,
     // finds nothing due, and arms again.
     this.timer = setTimeout(() => this.fire(), Math.min(Math.max(0, at - now()), MAX_TIMER_MS));
-    if (this.live.size === 0) this.timer.unref();
+    if (this.live.size === 0) unref(this.timer);
   }
 
   private fire(): void {

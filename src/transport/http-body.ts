@@ -5,6 +5,7 @@ import { ClientError } from "../util/errors.js";
 import { isObject } from "../util/json.js";
 import { excerpt, redactUrl } from "../util/text.js";
 import type { ExchangeResponse } from "./http-exchange.js";
+import { utf8Length, utf8Text } from "../util/bytes.js";
 
 /** How much of an error reply is read to find a JSON-RPC error in it. */
 const ERROR_BODY_LIMIT = 64 * 1024;
@@ -50,8 +51,7 @@ export async function readBody(response: ExchangeResponse, limit: number): Promi
       if (!tooLarge) throw error;
     });
   if (tooLarge) throw new BodyTooLargeError(limit);
-  if (chunks.length === 1) return Buffer.from(chunks[0]!.buffer, chunks[0]!.byteOffset, chunks[0]!.byteLength).toString("utf8");
-  return Buffer.concat(chunks, size).toString("utf8");
+  return utf8Text(chunks, size);
 }
 
 export function mediaType(response: ExchangeResponse): string {
@@ -80,7 +80,7 @@ export async function failureOf(response: ExchangeResponse, url: URL): Promise<C
   if (error !== undefined) {
     return new ClientError("rpc", `HTTP ${status}: ${excerpt(error.message)} (code ${error.code})`, { code: error.code, data: error.data, cause });
   }
-  const page = html && body !== "" ? ` (an HTML page of ${Buffer.byteLength(body)} bytes)` : "";
+  const page = html && body !== "" ? ` (an HTML page of ${utf8Length(body)} bytes)` : "";
   return new ClientError("transport", `${redactUrl(url)} answered ${cause.message}${page}`, { cause, data: { status } });
 }
 

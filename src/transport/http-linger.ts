@@ -9,6 +9,7 @@
  */
 import { now } from "../util/time.js";
 import type { Ticket } from "./http-exchange.js";
+import { unref } from "../util/runtime.js";
 
 /** How long an answered request's reply may stay open before the client lets go of it. */
 export const ANSWERED_REPLY_GRACE_MS = 1_000;
@@ -42,7 +43,7 @@ export class Lingering {
   private arm(ms: number): void {
     this.timer = setTimeout(() => this.sweep(), ms);
     // Lingering replies are no reason for the process to stay.
-    this.timer.unref();
+    unref(this.timer);
   }
 
   private sweep(): void {

@@ -22,7 +22,7 @@ import type { Logger } from "../util/logger.js";
 import { excerpt, redactUrl } from "../util/text.js";
 import { now } from "../util/time.js";
 import { BodyTooLargeError, HttpStatusError } from "./http-body.js";
-import { HttpAgents, Ticket, fetchExchange, type Exchange, type FetchLike } from "./http-exchange.js";
+import { Ticket, fetchBackend, fetchExchange, type Exchange, type FetchLike, type HttpBackend } from "./http-exchange.js";
 import { post, type HttpLink } from "./http-post.js";
 import { HttpSession } from "./http-session.js";
 import { SseChannel, type SseLink } from "./http-sse.js";
@@ -37,7 +37,7 @@ export interface HttpTarget {
   url: string | URL;
   /** Sent with every request (an `Authorization` header, say). */
   headers?: Readonly<Record<string, string>> | undefined;
-  /** Use this `fetch` instead of `node:http`. */
+  /** Use this `fetch` instead of the client's default (`node:http` on Node, the runtime's `fetch` elsewhere). */
   fetch?: FetchLike | undefined;
   /**
    * Speak only this transport: `"sse"` opens the HTTP+SSE stream at once, `"streamable-http"`
@@ -53,8 +53,8 @@ const OLD_TRANSPORT_STATUSES: ReadonlySet<number> = new Set([400, 404, 405]);
 
 export interface HttpOptions {
   logger: Logger;
-  /** The client's keep-alive agents; a transport of its own gets its own. */
-  agents?: HttpAgents | undefined;
+  /** The client's way to send (its keep-alive agents on Node); a transport of its own gets `fetch`'s. */
+  backend?: HttpBackend | undefined;
   maxMessageBytes: number;
   /** How many times in a row a broken event stream is resumed before giving up. */
   maxReconnects?: number | undefined;
@@ -83,7 +83,7 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
   readonly maxReconnects: number;
   private readonly endWhenUnreachable: boolean;
   private readonly shown: string;
-  private readonly ownAgents: HttpAgents | undefined;
+  private readonly ownBackend: HttpBackend | undefined;
   private sink: TransportSink | undefined;
   private state: "idle" | "open" | "closing" | "closed" = "idle";
   private ending: Promise<void> | undefined;
@@ -126,9 +126,9 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
     this.endWhenUnreachable = options.endWhenUnreachable === true;
     this.session = new HttpSession(target.headers ?? {}, options.logger);
     this.session.onRenewed = () => this.reopenStream();
-    // Agents of its own when the client gave none: then this transport frees them on close.
-    if (target.fetch === undefined && options.agents === undefined) this.ownAgents = new HttpAgents();
-    const exchange = target.fetch === undefined ? (options.agents ?? this.ownAgents!).exchange : fetchExchange(target.fetch);
+    // A backend of its own when the client gave none: then this transport frees it on close.
+    if (target.fetch === undefined && options.backend === undefined) this.ownBackend = fetchBackend();
+    const exchange = target.fetch === undefined ? (options.backend ?? this.ownBackend!).exchange : fetchExchange(target.fetch);
     this.authorizer = options.authorizer;
     this.exchange = options.authorizer === undefined ? exchange : authorizingExchange(exchange, this.origin, options.authorizer);
   }
@@ -239,7 +239,7 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
       this.others.add(ticket);
       await this.session.end(this.exchange, this.url, ticket);
     }
-    this.ownAgents?.destroy();
+    this.ownBackend?.destroy();
     this.state = "closed";
     this.sink?.closed(error);
   }

@@ -5,7 +5,8 @@
  * transports, "Resumability"). An event with empty data is a priming event: it only sets the id.
  */
 import type { EventSourceParser, createParser } from "eventsource-parser";
-import type { StringDecoder } from "node:string_decoder";
+import { utf8Length, webUtf8Stream, type Utf8Stream } from "../util/bytes.js";
+import { lowRuntime } from "../util/runtime.js";
 import { excerpt } from "../util/text.js";
 
 export interface SseCursor {
@@ -27,16 +28,12 @@ export class SseOverflowError extends Error {
 }
 
 type CreateParser = typeof createParser;
-type Decoder = typeof StringDecoder;
-let loaded: { createParser: CreateParser; StringDecoder: Decoder } | undefined;
+let loaded: CreateParser | undefined;
 
 /** A reader; the parser's module is loaded with the first event stream, not at import. */
 export async function openSseReader(limit: number, cursor: SseCursor, handlers: SseHandlers): Promise<SseReader> {
-  loaded ??= {
-    createParser: (await import("eventsource-parser")).createParser,
-    StringDecoder: (await import("node:string_decoder")).StringDecoder,
-  };
-  return new SseReader(loaded.createParser, new loaded.StringDecoder("utf8"), limit, cursor, handlers);
+  loaded ??= (await import("eventsource-parser")).createParser;
+  return new SseReader(loaded, lowRuntime().utf8Stream?.() ?? webUtf8Stream(), limit, cursor, handlers);
 }
 
 export class SseReader {
@@ -45,8 +42,8 @@ export class SseReader {
 
   constructor(
     createParser: CreateParser,
-    /** A StringDecoder: it keeps a split UTF-8 character for the next chunk, and weighs far less than a TextDecoder. */
-    private readonly decoder: StringDecoder,
+    /** Keeps a split UTF-8 character for the next chunk (on Node a StringDecoder, far lighter than a TextDecoder). */
+    private readonly decoder: Utf8Stream,
     private readonly limit: number,
     readonly cursor: SseCursor,
     handlers: SseHandlers,
@@ -92,5 +89,5 @@ export class SseReader {
 /** Its UTF-8 size lies between `data.length` and three times that: measure only when the limit is in between. */
 function tooLarge(data: string, limit: number): boolean {
   if (data.length > limit) return true;
-  return data.length * 3 > limit && Buffer.byteLength(data, "utf8") > limit;
+  return data.length * 3 > limit && utf8Length(data) > limit;
 }

@@ -21,7 +21,8 @@ export interface Logger {
 
 function write(level: string, message: string, fields?: Record<string, unknown>): void {
   const suffix = fields === undefined ? "" : ` ${safeJson(fields)}`;
-  process.stderr.write(`[conduit] ${level}: ${message}${suffix}\n`);
+  // The console is stderr on Node, Bun and Deno, and the developer tools in a browser.
+  console.error(`[conduit] ${level}: ${message}${suffix}`);
 }
 
 function safeJson(value: unknown): string {
@@ -75,7 +76,7 @@ export function guardLogger(logger: Logger): Logger {
     if (reported) return;
     reported = true;
     try {
-      process.stderr.write(`[conduit] the logger given to the client failed; its failures are ignored from now on: ${String(error)}\n`);
+      console.error(`[conduit] the logger given to the client failed; its failures are ignored from now on: ${String(error)}`);
     } catch {
       // Nowhere left to say it.
     }

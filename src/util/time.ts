@@ -8,6 +8,7 @@
  * fires at once, which would turn "wait a long time" into "do not wait".
  */
 import { ClientError } from "./errors.js";
+import { unref } from "./runtime.js";
 
 /** Milliseconds on a monotonic clock (arbitrary origin). */
 export function now(): number {
@@ -41,7 +42,7 @@ export function delay(ms: number, signal?: AbortSignal, ref = true): Promise<voi
     const wait = (left: number): void => {
       if (left === Infinity) return;
       timer = left <= MAX_TIMER_MS ? setTimeout(done, left) : setTimeout(() => wait(left - MAX_TIMER_MS), MAX_TIMER_MS);
-      if (!ref) timer.unref();
+      if (!ref) unref(timer);
     };
     signal?.addEventListener("abort", onAbort, { once: true });
     wait(ms);

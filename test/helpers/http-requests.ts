@@ -2,7 +2,7 @@
 // sent, answering by hand, and catching the ClientError a call rejects with.
 import type { ServerResponse } from "node:http";
 import { expect } from "vitest";
-import { ClientError } from "../../src/index.js";
+import { ClientError } from "../../src/node.js";
 import { NEXT, type JsonObject, type RawHttpServer, type RecordedRequest, type RouteHandler } from "./raw-http.js";
 
 /** The JSON-RPC method in a recorded request's body, if it has one. */

@@ -1,5 +1,5 @@
 // A logger that records what the client reports, so tests can assert on it and stay quiet.
-import type { Logger } from "../../src/index.js";
+import type { Logger } from "../../src/node.js";
 
 export interface LogEntry {
   level: "debug" | "info" | "warn" | "error";

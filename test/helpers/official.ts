@@ -2,7 +2,7 @@
 // over stdio (a target for connect) or over HTTP (a child process listening on a loopback port).
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import type { Client, ServerHandle } from "../../src/index.js";
+import type { Client, ServerHandle } from "../../src/node.js";
 
 export const OFFICIAL_SERVER = fileURLToPath(new URL("../fixtures/official-server.mjs", import.meta.url));
 export const EVERYTHING_SERVER = fileURLToPath(

@@ -80,7 +80,7 @@ export function needs(...tools: SystemTool[]): { skip: boolean; meta: { needs: S
 
 /** The commands that install `tools`: Debian's packages, and `npm ci` for the npm runtimes. */
 export function installCommand(tools: readonly SystemTool[]): string {
-  const packages = [...new Set(tools.filter((tool) => !isNpmRuntime(tool)).map((tool) => SYSTEM_TOOLS[tool as keyof typeof SYSTEM_TOOLS]))].sort();
+  const packages = [...new Set(tools.filter((tool) => !isNpmRuntime(tool)).map((tool) => SYSTEM_TOOLS[tool]))].sort();
   const commands = packages.length === 0 ? [] : [`sudo apt-get update && sudo apt-get install -y ${packages.join(" ")}`];
   const runtimes = tools.filter(isNpmRuntime);
   if (runtimes.length > 0) commands.push(`npm ci (${runtimes.join(", ")} ${runtimes.length > 1 ? "come" : "comes"} with the dev dependencies, for linux-x64, linux-arm64, darwin and win32)`);

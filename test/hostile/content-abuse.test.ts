@@ -28,7 +28,7 @@ import {
   type ElicitUrlParams,
   type Handler,
   type LogParams,
-} from "../../src/index.js";
+} from "../../src/node.js";
 import { startRawStdio, type RawStdioServer, type RpcMessage } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";
 import { capturingLogger } from "../helpers/logger.js";

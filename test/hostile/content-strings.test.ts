@@ -29,7 +29,7 @@ import {
   type Handler,
   type LogParams,
   type ServerHandle,
-} from "../../src/index.js";
+} from "../../src/node.js";
 import { DEFAULT_CAPABILITIES, startRawStdio, type JsonObject, type RawStdioServer, type RpcMessage } from "../helpers/raw-stdio.js";
 import { NEXT, startRawHttp, viaSse } from "../helpers/raw-http.js";
 import { track } from "../helpers/cleanup.js";

@@ -5,7 +5,7 @@
 // takes them again, and nothing is logged; one that takes them gets every answer, the Handler
 // called only within the budgets. A call to another server on the same Client answers meanwhile.
 import { describe, expect, it } from "vitest";
-import { Client, type Handler, type ServerHandle } from "../../src/index.js";
+import { Client, type Handler, type ServerHandle } from "../../src/node.js";
 import { startRawStdio } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";
 import { startFloodHttp, type FloodHttpServer } from "./flood-http.js";

@@ -6,7 +6,7 @@
 // touched: its calls keep answering, and its own notifications reach the hooks even while the
 // flooder holds every place of the queue (the server that holds the most loses its newest).
 import { describe, expect, it, vi } from "vitest";
-import { Client, type Handler, type ServerHandle } from "../../src/index.js";
+import { Client, type Handler, type ServerHandle } from "../../src/node.js";
 import { deferred, startRawStdio, type RawStdioServer } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";
 import { startFloodHttp } from "./flood-http.js";

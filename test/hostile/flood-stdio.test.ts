@@ -7,10 +7,10 @@
 // refusal is logged at the 1st, 10th, 100th, … only. Meanwhile a call to another server on the
 // same Client keeps answering, its latency measured against a generous bound.
 import { describe, expect, it } from "vitest";
-import { Client, type Handler, type ServerHandle } from "../../src/index.js";
+import { Client, type Handler, type ServerHandle } from "../../src/node.js";
 import { deferred, startRawStdio, type RawStdioServer, type Tally } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";
-import { ANSWER_BACKLOG_BYTES, MAX_QUEUED_WRITE_BYTES } from "../../src/transport/stdin-writer.js";
+import { ANSWER_BACKLOG_BYTES, MAX_QUEUED_WRITE_BYTES } from "../../src/node/stdin-writer.js";
 import { countingLogger, FLOOD_TEST_TIMEOUT_MS, FLOOD_WAIT_MS, LATENCY_BOUND_MS, MB, probeLatency, sampleMemory, slowestOf, type CountingLogger } from "./probe.js";
 import { count as n, safetyRow } from "./safety.js";
 

@@ -4,7 +4,7 @@
 // its size: a call to another server on the same Client keeps its latency meanwhile. At the
 // bounds themselves the form reaches the Handler.
 import { describe, expect, it } from "vitest";
-import { Client, type ElicitResult, type Handler, type ServerHandle } from "../../src/index.js";
+import { Client, type ElicitResult, type Handler, type ServerHandle } from "../../src/node.js";
 import { FORM_BOUNDS } from "../../src/input/form-schema.js";
 import { startRawStdio, type RawStdioServer, type RpcMessage } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";

@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fuzzRow } from "./safety.js";
-import { LineFramer, LineTooLongError } from "../../src/transport/line-framer.js";
+import { LineFramer, LineTooLongError } from "../../src/node/line-framer.js";
 
 const seed = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 fc.configureGlobal(seed === undefined ? {} : { seed });

@@ -4,7 +4,7 @@
 // rejection, then its row of the Safety table.
 import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, expect, type TestContext } from "vitest";
-import { Client, type ConnectOptions, type HttpTarget, type ServerHandle } from "../../src/index.js";
+import { Client, type ConnectOptions, type HttpTarget, type ServerHandle } from "../../src/node.js";
 import { capturingLogger, type CapturingLogger } from "../helpers/logger.js";
 import { startRawHttp, type RawHttpOptions, type RawHttpServer, type RecordedRequest } from "../helpers/raw-http.js";
 import { track } from "../helpers/cleanup.js";

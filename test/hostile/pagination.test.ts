@@ -3,7 +3,7 @@
 // JSON in all) with a "protocol"
 // error naming it, and the client goes on answering. A cursor that repeats is refused as before.
 import { describe, expect, it } from "vitest";
-import { Client, type ServerHandle } from "../../src/index.js";
+import { Client, type ServerHandle } from "../../src/node.js";
 import { LIST_BOUNDS } from "../../src/protocol/results.js";
 import { startRawStdio, type RpcMessage } from "../helpers/raw-stdio.js";
 import { startRawHttp } from "../helpers/raw-http.js";

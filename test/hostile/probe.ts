@@ -1,6 +1,6 @@
 // What the hostile tests measure in their own process: memory while a flood runs, the latency
 // of calls to another server meanwhile, and what the client logged, counted rather than kept.
-import type { Logger } from "../../src/index.js";
+import type { Logger } from "../../src/node.js";
 
 /** The heaviest the process got while sampling, above where it started (bytes). */
 export interface MemoryPeak {

@@ -4,7 +4,7 @@
 // proves the client read what that stream carried before it (order holds within a stream only).
 import type { ServerResponse } from "node:http";
 import { expect } from "vitest";
-import { Client, type ConnectOptions, type Handler, type ServerHandle } from "../../src/index.js";
+import { Client, type ConnectOptions, type Handler, type ServerHandle } from "../../src/node.js";
 import { capturingLogger, type CapturingLogger } from "../helpers/logger.js";
 import { startRawHttp, writeSse, type PendingResponse, type RawHttpOptions, type RawHttpServer } from "../helpers/raw-http.js";
 import { startRawStdio } from "../helpers/raw-stdio.js";

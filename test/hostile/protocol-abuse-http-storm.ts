@@ -3,7 +3,7 @@
 // catalog opens itself), and the one stream of HTTP+SSE. The Handler's hook holds, so that what
 // reaches the hooks is the one running and the queue's bound.
 import { expect, vi } from "vitest";
-import { Client, type Handler, type ServerHandle } from "../../src/index.js";
+import { Client, type Handler, type ServerHandle } from "../../src/node.js";
 import { startRawHttp } from "../helpers/raw-http.js";
 import { deferred } from "../helpers/raw-stdio.js";
 import { capturingLogger } from "../helpers/logger.js";

@@ -8,7 +8,7 @@
 // so a refusal shows in `stats()` and the log, never on the wire. Counts on a stream are read
 // after a round trip on that stream (`syncGet`, `syncOld`): order holds within a stream only.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { Client } from "../../src/index.js";
+import { Client } from "../../src/node.js";
 import { LIST_BOUNDS } from "../../src/protocol/results.js";
 import { ANSWERED_REPLY_GRACE_MS } from "../../src/transport/http-linger.js";
 import { NEXT, startRawHttp, startSse, viaSse, writeSse, type RecordedRequest } from "../helpers/raw-http.js";

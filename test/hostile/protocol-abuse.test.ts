@@ -6,7 +6,7 @@
 // Most cases script the raw relay (test/helpers/raw-stdio.ts); the few that need bytes the relay
 // cannot write (invalid UTF-8) or an fd it cannot close (stdout) run a small inline server.
 import { describe, expect, it } from "vitest";
-import { Client, type ClientError, type Handler, type ServerHandle } from "../../src/index.js";
+import { Client, type ClientError, type Handler, type ServerHandle } from "../../src/node.js";
 import { capturingLogger, type CapturingLogger } from "../helpers/logger.js";
 import { deferred, startRawStdio, type RawStdioServer } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_ENTRY_DEPTH } from "../../src/ext/skills-entry.js";
 import { MAX_DEPTH } from "../../src/ext/skills-yaml-flow.js";
 import { MAX_FRONTMATTER_BYTES } from "../../src/ext/skills-frontmatter.js";
-import { SkillError, skillsOf, type SkillEntry, type SkillFrontmatter } from "../../src/index.js";
+import { SkillError, skillsOf, type SkillEntry, type SkillFrontmatter } from "../../src/node.js";
 import { onMethod } from "../helpers/http-requests.js";
 import { pour } from "./http-abuse-setup.js";
 import { MB } from "./probe.js";

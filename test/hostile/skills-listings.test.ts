@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_ENTRY_DEPTH } from "../../src/ext/skills-entry.js";
 import { SKILLS_DEFAULTS } from "../../src/ext/skills.js";
 import { LIST_BOUNDS } from "../../src/protocol/results.js";
-import { SkillError, sanitize, skillsOf } from "../../src/index.js";
+import { SkillError, sanitize, skillsOf } from "../../src/node.js";
 import { onMethod } from "../helpers/http-requests.js";
 import type { JsonObject } from "../helpers/raw-stdio.js";
 import { count, safetyRow } from "./safety.js";

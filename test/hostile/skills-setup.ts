@@ -3,7 +3,7 @@
 // 2025-11-25, serving what the test gives it — listing pages, entries for skills/get, and the
 // files resources/read returns — so that a test can make every one of them lie.
 import { createHash } from "node:crypto";
-import { Client, type ServerHandle } from "../../src/index.js";
+import { Client, type ServerHandle } from "../../src/node.js";
 import { capturingLogger, type CapturingLogger } from "../helpers/logger.js";
 import { startRawHttp, type RawHttpServer } from "../helpers/raw-http.js";
 import { startRawStdio, type JsonObject, type RawStdioServer, type RpcMessage } from "../helpers/raw-stdio.js";

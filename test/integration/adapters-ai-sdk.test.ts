@@ -8,7 +8,7 @@ import * as ai6 from "ai-6";
 import { MockLanguageModelV4 } from "ai/test";
 import { MockLanguageModelV3 } from "ai-6/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, type Handler } from "../../src/index.js";
+import { Client, type Handler } from "../../src/node.js";
 import { toAiSdkTools, type AiSdkToolSet } from "../../src/adapters/index.js";
 import { track } from "../helpers/cleanup.js";
 import { capturingLogger } from "../helpers/logger.js";

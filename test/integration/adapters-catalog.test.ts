@@ -4,7 +4,7 @@
 // tool results are then turned into each API's content.
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { Client, type CatalogTool } from "../../src/index.js";
+import { Client, type CatalogTool } from "../../src/node.js";
 import {
   toAnthropicToolResult,
   toAnthropicTools,

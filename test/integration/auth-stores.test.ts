@@ -7,8 +7,8 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { fileStore } from "../../src/index.js";
-import { change } from "../../src/stores/file-store.js";
+import { fileStore } from "../../src/node.js";
+import { change } from "../../src/node/file-store.js";
 
 async function scratchFile(): Promise<string> {
   return join(await mkdtemp(join(tmpdir(), "conduit-store-")), "store.json");

@@ -5,7 +5,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import { Client, ClientError, memoryStore, type AuthGrant, type AuthOptions, type AuthStore } from "../../src/index.js";
+import { Client, ClientError, memoryStore, type AuthGrant, type AuthOptions, type AuthStore } from "../../src/node.js";
 import { track } from "../helpers/cleanup.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { approve, handshakeDone, startOAuthServers, startRecordingServer, type OAuthServers } from "../helpers/oauth-server.js";

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { inspect, promisify } from "node:util";
 import { describe, expect, it, vi } from "vitest";
-import { Client, ClientError, fileStore, loopbackRedirect, memoryStore, type AuthOptions, type AuthStore } from "../../src/index.js";
+import { Client, ClientError, fileStore, loopbackRedirect, memoryStore, type AuthOptions, type AuthStore } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { approve, handshakeDone, startOAuthServers } from "../helpers/oauth-server.js";
 import { track } from "../helpers/cleanup.js";

@@ -9,7 +9,7 @@
 import diagnostics from "node:diagnostics_channel";
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
-import { Client, type HttpTarget } from "../../src/index.js";
+import { Client, type HttpTarget } from "../../src/node.js";
 import { onMethod } from "../helpers/http-requests.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { startRawHttp, startSse } from "../helpers/raw-http.js";

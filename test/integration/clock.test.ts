@@ -8,7 +8,7 @@
 // `vi.advanceTimersByTimeAsync` moves both, as real time would. It is installed before the
 // client exists, so that every timer the client arms runs on it.
 import { describe, expect, it, vi } from "vitest";
-import { Client, type ClientOptions, type ServerHandle } from "../../src/index.js";
+import { Client, type ClientOptions, type ServerHandle } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { startRawStdio, type RawStdioServer } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";

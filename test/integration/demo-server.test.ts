@@ -15,7 +15,7 @@ import {
   type ProtocolVersion,
   type ServerHandle,
   type TaskHandle,
-} from "../../src/index.js";
+} from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { spawnHttpServer, type HttpServerProcess } from "../helpers/official.js";
 

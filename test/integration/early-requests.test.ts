@@ -2,7 +2,7 @@
 // the era, nothing is answered (a modern server must get no response at all, not even to a
 // `ping`); while the connection closes, a request is not taken for one that came too early.
 import { describe, expect, it } from "vitest";
-import { Client } from "../../src/index.js";
+import { Client } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { startRawStdio, type RpcMessage } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";

@@ -3,7 +3,7 @@
 // descriptions; the Handler sees `sensitiveSuspected` for the first kind alone, and its answer
 // reaches the server.
 import { describe, expect, it } from "vitest";
-import { Client, type ElicitationContext, type Handler } from "../../src/index.js";
+import { Client, type ElicitationContext, type Handler } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { startRawStdio } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";

@@ -3,7 +3,7 @@
 // `?token=`), no environment value, no argument — and it must be bounded.
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import { Client } from "../../src/index.js";
+import { Client } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { startRawHttp } from "../helpers/raw-http.js";
 import { startRawStdio, type RpcMessage } from "../helpers/raw-stdio.js";

@@ -1,4 +1,4 @@
-// How a ClientError of the BUILT package (dist/index.js, what a host installs) looks where a
+// How a ClientError of the BUILT package (dist/node.js, what a host installs) looks where a
 // host sees it: `console.error` and `util.inspect` name it `ClientError` (the bundler renames the
 // class internally), and its stack leads back to the host's code that awaited the call, not only
 // to the socket callback where the answer arrived. `npm run build` first, as `npm test` does.
@@ -12,12 +12,12 @@ import { capturingLogger } from "../helpers/logger.js";
 import { startRawStdio } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";
 
-type Conduit = typeof import("../../src/index.js");
+type Conduit = typeof import("../../src/node.js");
 
-const BUILT = new URL("../../dist/index.js", import.meta.url);
+const BUILT = new URL("../../dist/node.js", import.meta.url);
 
 async function built(): Promise<Conduit> {
-  if (!existsSync(fileURLToPath(BUILT))) throw new Error("dist/index.js is missing: run `npm run build` (npm test does)");
+  if (!existsSync(fileURLToPath(BUILT))) throw new Error("dist/node.js is missing: run `npm run build` (npm test does)");
   return (await import(BUILT.href)) as Conduit;
 }
 

@@ -1,6 +1,6 @@
 // @modelcontextprotocol/server-everything as a real legacy peer, in its stdio and streamableHttp modes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, type ServerHandle } from "../../src/index.js";
+import { Client, type ServerHandle } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { EVERYTHING_SERVER, everythingHttp, type HttpServerProcess } from "../helpers/official.js";
 

@@ -4,7 +4,7 @@
 // ever connected), what the last connection found while a server is being restarted. A host's
 // list of servers reads them for every handle `client.server(id)` gives.
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { Client, type Era, type Implementation, type ProtocolVersion, type ServerCapabilities, type ServerHandle, type ServerState } from "../../src/index.js";
+import { Client, type Era, type Implementation, type ProtocolVersion, type ServerCapabilities, type ServerHandle, type ServerState } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { officialStdio } from "../helpers/official.js";
 import { track } from "../helpers/cleanup.js";

@@ -2,7 +2,7 @@
 // passes the checks but cannot be put on the wire (a BigInt in it) is an internal error, and the
 // server hears -32603 instead of nothing at all.
 import { describe, expect, it } from "vitest";
-import { Client, type CreateMessageResult } from "../../src/index.js";
+import { Client, type CreateMessageResult } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { startRawStdio } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";

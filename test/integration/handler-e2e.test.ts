@@ -1,7 +1,7 @@
 // The Handler end to end in the legacy era: a server on the official library (stdio and HTTP)
 // and server-everything ask for sampling, elicitation, roots, and send logs.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { Client, type ElicitResult, type ElicitationContext, type Handler, type LogParams, type ServerHandle } from "../../src/index.js";
+import { Client, type ElicitResult, type ElicitationContext, type Handler, type LogParams, type ServerHandle } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { EVERYTHING_SERVER, connectOfficial } from "../helpers/official.js";
 

@@ -1,7 +1,7 @@
 // The Handler over Streamable HTTP (legacy): a server request belongs to the call whose POST
 // stream carried it; one on the standalone GET stream belongs to no call. Answers are POSTed.
 import { describe, expect, it, vi } from "vitest";
-import { Client, type Handler, type InputContext, type ServerHandle } from "../../src/index.js";
+import { Client, type Handler, type InputContext, type ServerHandle } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { startRawHttp, type JsonObject, type RawHttpServer, type RecordedRequest } from "../helpers/raw-http.js";
 import { track } from "../helpers/cleanup.js";

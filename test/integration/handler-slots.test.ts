@@ -4,7 +4,7 @@
 // `stats().handlerOverruns`. What the cap refuses is counted in `stats().busyRefusals`, and the
 // first refusal of a burst is logged.
 import { describe, expect, it, vi } from "vitest";
-import { Client, type ClientOptions, type ServerHandle } from "../../src/index.js";
+import { Client, type ClientOptions, type ServerHandle } from "../../src/node.js";
 import { capturingLogger, type CapturingLogger } from "../helpers/logger.js";
 import { deferred, startRawStdio, type RawStdioServer, type RpcMessage } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";

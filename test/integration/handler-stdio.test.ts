@@ -1,7 +1,7 @@
 // The Handler in the legacy era over stdio, driven by the raw scripted server: every rule of the
 // handler contract, each bound crossed.
 import { describe, expect, it, vi } from "vitest";
-import { Client, RpcError, type ClientOptions, type CreateMessageResult, type Handler, type ServerHandle } from "../../src/index.js";
+import { Client, RpcError, type ClientOptions, type CreateMessageResult, type Handler, type ServerHandle } from "../../src/node.js";
 import { capturingLogger, type CapturingLogger } from "../helpers/logger.js";
 import { deferred, startRawStdio, type RawStdioServer, type RpcMessage } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";

@@ -2,7 +2,7 @@
 // and hooks — may throw or reject. None of it may become an uncaught exception or an unhandled
 // rejection of the host; the connection keeps working, or ends with a ClientError.
 import { describe, expect, it, vi } from "vitest";
-import { Client, ClientError, type Handler, type Logger, type NotificationListener, type Progress, type ServerHandle } from "../../src/index.js";
+import { Client, ClientError, type Handler, type Logger, type NotificationListener, type Progress, type ServerHandle } from "../../src/node.js";
 import { capturingLogger, throwingLogger } from "../helpers/logger.js";
 import { watchHostFaults } from "../helpers/host-faults.js";
 import { startRawStdio, type RawStdioServer } from "../helpers/raw-stdio.js";

@@ -4,7 +4,7 @@
 // stand for no tool refused without a listing; lists cached until the server says they changed.
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Client } from "../../src/index.js";
+import { Client } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { startRawStdio, type RawStdioServer, type RpcMessage } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";

@@ -5,7 +5,7 @@
 // at a time, one failing, what it is given checked before any starts.
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { Client, ClientError, loadServerConfig, type ConfiguredServer, type ConnectAllOptions, type ConnectOptions, type ServerHandle, type ServerTarget } from "../../src/index.js";
+import { Client, ClientError, loadServerConfig, type ConfiguredServer, type ConnectAllOptions, type ConnectOptions, type ServerHandle, type ServerTarget } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { track } from "../helpers/cleanup.js";
 

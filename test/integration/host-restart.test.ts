@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { backoffDelay, restartPolicy } from "../../src/restart-policy.js";
-import { Client, ClientError, type ServerStateChange } from "../../src/index.js";
+import { Client, ClientError, type ServerStateChange } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { track } from "../helpers/cleanup.js";
 import { OFFICIAL_SERVER, spawnHttpServer, type HttpServerProcess } from "../helpers/official.js";

@@ -11,7 +11,7 @@ import { isProcessAlive, startRawStdio, withTimeout, type RawStdioServer } from 
 import { track } from "../helpers/cleanup.js";
 
 const HOST = fileURLToPath(new URL("../fixtures/signal-host.mjs", import.meta.url));
-const BUILT = fileURLToPath(new URL("../../dist/index.js", import.meta.url));
+const BUILT = fileURLToPath(new URL("../../dist/node.js", import.meta.url));
 
 interface Host {
   child: ChildProcess;
@@ -23,7 +23,7 @@ interface Host {
 type Mode = "plain" | "bare" | "own-handler" | "keeps-running";
 
 async function startHost(raw: RawStdioServer, mode: Mode): Promise<Host> {
-  if (!existsSync(BUILT)) throw new Error("dist/index.js is missing: run `npm run build` (npm test does)");
+  if (!existsSync(BUILT)) throw new Error("dist/node.js is missing: run `npm run build` (npm test does)");
   const child = spawn(process.execPath, [HOST, JSON.stringify(raw.target), mode], { stdio: ["pipe", "pipe", "pipe"] });
   const lines: unknown[] = [];
   let stderr = "";

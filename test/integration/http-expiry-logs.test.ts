@@ -5,7 +5,7 @@
 // person filled in and the model's text are in it.
 import { inspect } from "node:util";
 import { describe, expect, it, vi } from "vitest";
-import { Client, type Handler } from "../../src/index.js";
+import { Client, type Handler } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { track } from "../helpers/cleanup.js";
 import { startRawHttp } from "../helpers/raw-http.js";

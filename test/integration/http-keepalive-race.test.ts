@@ -8,7 +8,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 import { describe, expect, it } from "vitest";
-import { Client, ClientError, type ServerHandle, type ServerStateChange } from "../../src/index.js";
+import { Client, ClientError, type ServerHandle, type ServerStateChange } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { track } from "../helpers/cleanup.js";
 import { NEXT, startRawHttp, type JsonObject, type RawHttpServer } from "../helpers/raw-http.js";

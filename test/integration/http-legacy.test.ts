@@ -3,8 +3,8 @@
 // real sockets, a real node:http server, and either of the client's two HTTP backends
 // (node:http, or an injected fetch that wraps the global one and records every call).
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Client, ClientError } from "../../src/index.js";
-import type { FetchLike, HttpTarget, Progress, ServerHandle, ServerNotification } from "../../src/index.js";
+import { Client, ClientError } from "../../src/node.js";
+import type { FetchLike, HttpTarget, Progress, ServerHandle, ServerNotification } from "../../src/node.js";
 import { body, failure, onMethod, posts, rpcMethod, sendStatus } from "../helpers/http-requests.js";
 import { NEXT, startRawHttp, startSse, writeSse } from "../helpers/raw-http.js";
 import type { JsonObject, RawHttpOptions, RawHttpServer, RouteResult } from "../helpers/raw-http.js";

@@ -5,8 +5,8 @@
 // Real sockets, over both HTTP backends of the client (node:http, and an injected fetch).
 import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
-import { Client } from "../../src/index.js";
-import type { ConnectOptions, Handler, HttpTarget, Progress, ServerHandle, ServerNotification } from "../../src/index.js";
+import { Client } from "../../src/node.js";
+import type { ConnectOptions, Handler, HttpTarget, Progress, ServerHandle, ServerNotification } from "../../src/node.js";
 import { capturingLogger, type CapturingLogger } from "../helpers/logger.js";
 import { body, failure, onMethod, posts, rpcMethod, sendJson, sendStatus } from "../helpers/http-requests.js";
 import { NEXT, startRawHttp, viaSse } from "../helpers/raw-http.js";

@@ -3,7 +3,7 @@
 // another origin, an endpoint that never comes, a second one, a stream that closes after it).
 import http from "node:http";
 import { describe, expect, it } from "vitest";
-import { Client, ClientError } from "../../src/index.js";
+import { Client, ClientError } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { track } from "../helpers/cleanup.js";
 

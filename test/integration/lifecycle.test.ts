@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { Client, ClientError, type ConnectOptions, type ServerHandle } from "../../src/index.js";
+import { Client, ClientError, type ConnectOptions, type ServerHandle } from "../../src/node.js";
 import { failure } from "../helpers/http-requests.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { isProcessAlive, startRawStdio, type RawStdioServer } from "../helpers/raw-stdio.js";

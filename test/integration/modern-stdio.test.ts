@@ -1,7 +1,7 @@
 // The modern era (2026-07-28) over stdio against the raw scripted server: negotiation, the
 // envelope, resultType, and MRTR through the Handler pipeline, with what no good server sends.
 import { describe, expect, it, vi } from "vitest";
-import { Client, RpcError, type ClientOptions, type CreateMessageResult, type Handler, type ServerHandle } from "../../src/index.js";
+import { Client, RpcError, type ClientOptions, type CreateMessageResult, type Handler, type ServerHandle } from "../../src/node.js";
 import { capturingLogger, type CapturingLogger } from "../helpers/logger.js";
 import { deferred, startRawStdio, type RawStdioServer, type RpcMessage } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";

@@ -3,7 +3,7 @@
 // tool, and the `x-mcp-header` annotations remembered for a tool's calls go with the tool when a
 // later list no longer has it.
 import { describe, expect, it } from "vitest";
-import { Client, ClientError, type ServerHandle } from "../../src/index.js";
+import { Client, ClientError, type ServerHandle } from "../../src/node.js";
 import { body, onMethod, posts, rpcMethod, sendJson } from "../helpers/http-requests.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { NEXT, startRawHttp, type JsonObject, type RawHttpServer, type RecordedRequest } from "../helpers/raw-http.js";

@@ -1,7 +1,7 @@
 // Every call of the API round-trips against a server on the official MCP server library, in the
 // legacy era, over stdio and over Streamable HTTP.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { Client, type ServerHandle, type ServerNotification } from "../../src/index.js";
+import { Client, type ServerHandle, type ServerNotification } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { connectOfficial, officialStdio } from "../helpers/official.js";
 

@@ -1,7 +1,7 @@
 // The modern era end to end against the official server library speaking 2026-07-28, over stdio
 // and Streamable HTTP: every call of the API, and the Handler answering MRTR rounds.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { Client, type ElicitResult, type Handler, type InputContext, type LogParams, type ServerHandle, type ServerNotification } from "../../src/index.js";
+import { Client, type ElicitResult, type Handler, type InputContext, type LogParams, type ServerHandle, type ServerNotification } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { connectOfficial, officialHttp, officialStdio } from "../helpers/official.js";
 

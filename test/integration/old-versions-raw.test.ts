@@ -4,7 +4,7 @@
 // `MCP-Protocol-Version` header only from 2025-06-18, pins of the old versions, and 2025-11-25's
 // `-32042` (URL elicitation required).
 import { describe, expect, it } from "vitest";
-import { Client, type ClientOptions, type Handler } from "../../src/index.js";
+import { Client, type ClientOptions, type Handler } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { body, onMethod, posts, rpcMethod, sendJson } from "../helpers/http-requests.js";
 import { NEXT, startRawHttp } from "../helpers/raw-http.js";

@@ -7,7 +7,7 @@
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
-import { Client, ClientError, type ClientOptions, type Handler, type ServerHandle } from "../../src/index.js";
+import { Client, ClientError, type ClientOptions, type Handler, type ServerHandle } from "../../src/node.js";
 import { capturingLogger, type CapturingLogger } from "../helpers/logger.js";
 import { EVERYTHING_SERVER, spawnHttpServer } from "../helpers/official.js";
 import { track } from "../helpers/cleanup.js";

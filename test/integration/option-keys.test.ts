@@ -2,7 +2,7 @@
 // setting silently ignored (`timout: 5` would leave the 60 s default in force): it throws a
 // TypeError (`code: "ERR_CONDUIT_INVALID_ARGUMENT"`) naming the key and the nearest known one.
 import { describe, expect, it } from "vitest";
-import { Client, InvalidArgumentError, type CallOptions, type ServerTarget } from "../../src/index.js";
+import { Client, InvalidArgumentError, type CallOptions, type ServerTarget } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { startRawStdio } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";

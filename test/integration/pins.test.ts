@@ -2,7 +2,7 @@
 // caller ("usage", naming the versions there are), and a pinned legacy version that a modern-only
 // server refuses fails as "unsupported", naming what each side speaks, however the server says no.
 import { describe, expect, it } from "vitest";
-import { Client, type ProtocolVersion } from "../../src/index.js";
+import { Client, type ProtocolVersion } from "../../src/node.js";
 import { failure } from "../helpers/http-requests.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { startRawStdio, type Answer } from "../helpers/raw-stdio.js";

@@ -3,7 +3,7 @@
 // restarts the deadline. Over a raw stdio server in both eras, on a fake clock: the call lasts
 // more than twice its timeout and still ends with the server's answer.
 import { describe, expect, it, vi } from "vitest";
-import { Client, type ServerHandle } from "../../src/index.js";
+import { Client, type ServerHandle } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { startRawStdio, type RawStdioServer } from "../helpers/raw-stdio.js";
 import { TASKS_EXTENSION } from "../helpers/modern-tasks.js";

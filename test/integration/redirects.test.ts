@@ -2,7 +2,7 @@
 // API key, say) and the request's body must not reach a server the host never named. The
 // failure names the URL that redirected. Two raw servers on two ports are two origins.
 import { describe, expect, it } from "vitest";
-import { Client, type HttpTarget } from "../../src/index.js";
+import { Client, type HttpTarget } from "../../src/node.js";
 import { failure, onMethod } from "../helpers/http-requests.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { startRawHttp } from "../helpers/raw-http.js";

@@ -3,7 +3,7 @@
 // answers a modern round, a pending listen at close, a JSON reply that is not the response.
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
-import { Client, type ServerHandle } from "../../src/index.js";
+import { Client, type ServerHandle } from "../../src/node.js";
 import { failure, posts, rpcMethod, sendJson } from "../helpers/http-requests.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { NEXT, startRawHttp, type RawHttpServer, type RouteResult } from "../helpers/raw-http.js";

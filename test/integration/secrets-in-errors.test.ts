@@ -3,7 +3,7 @@
 // and credential-looking query values, and the arguments of a stdio command line that hold a
 // secret (a value also given in `env`, a `--token=...`), are redacted.
 import { describe, expect, it } from "vitest";
-import { Client, ClientError } from "../../src/index.js";
+import { Client, ClientError } from "../../src/node.js";
 import { failure, sendStatus } from "../helpers/http-requests.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { startRawHttp } from "../helpers/raw-http.js";

@@ -3,7 +3,7 @@
 // request (`Mcp-Method`, and `Mcp-Name` on the read of a skill file).
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { Client, SkillError, skillsOf } from "../../src/index.js";
+import { Client, SkillError, skillsOf } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { startRawHttp, type JsonObject, type RawHttpServer, type RecordedRequest } from "../helpers/raw-http.js";
 import { track } from "../helpers/cleanup.js";

@@ -4,7 +4,7 @@
 // styles authors use (folded and literal text, lists, quoted strings, nested metadata), so that
 // what the server's YAML parser made of it and what Conduit's reads must agree.
 import { describe, expect, it } from "vitest";
-import { Client, skillsOf, type SkillEntry } from "../../src/index.js";
+import { Client, skillsOf, type SkillEntry } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { track } from "../helpers/cleanup.js";
 

@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { Client, ClientError, SkillError, skillsOf, type ServerHandle, type SkillEntry, type SkillsOptions } from "../../src/index.js";
+import { Client, ClientError, SkillError, skillsOf, type ServerHandle, type SkillEntry, type SkillsOptions } from "../../src/node.js";
 import { capturingLogger, type CapturingLogger } from "../helpers/logger.js";
 import { startRawStdio, type JsonObject, type RawStdioServer, type RpcMessage } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";

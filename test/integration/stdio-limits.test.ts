@@ -3,7 +3,7 @@
 // server that stops reading its stdin cannot make the host queue bytes without end: past a bound
 // the client's calls fail with "transport".
 import { describe, expect, it } from "vitest";
-import { Client, type ClientError } from "../../src/index.js";
+import { Client, type ClientError } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { startRawStdio } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";

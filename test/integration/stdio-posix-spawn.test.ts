@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { Client } from "../../src/index.js";
+import { Client } from "../../src/node.js";
 import { track } from "../helpers/cleanup.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { OFFICIAL_SERVER } from "../helpers/official.js";

@@ -2,7 +2,7 @@
 // deadlines, cancellation, progress) and the stdio transport (framing, limits, crashes, process
 // groups), each with what no well-behaved server would send.
 import { describe, expect, it, vi } from "vitest";
-import { Client, ClientError, type ServerHandle } from "../../src/index.js";
+import { Client, ClientError, type ServerHandle } from "../../src/node.js";
 import { capturingLogger, type CapturingLogger } from "../helpers/logger.js";
 import { isProcessAlive, startRawStdio, waitForDeath, type RawStdioServer } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";

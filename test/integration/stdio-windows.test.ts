@@ -8,8 +8,8 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type * as Conduit from "../../src/index.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type * as Conduit from "../../src/node.js";
 import { track } from "../helpers/cleanup.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { argvOf, cmdLineOf, cmdReads } from "../helpers/windows-cmd.js";
@@ -44,7 +44,10 @@ beforeAll(async () => {
   // Lower case: the temporary directory's file system, unlike Windows', tells .CMD from .cmd.
   process.env.PATHEXT = ".com;.exe;.bat;.cmd";
   process.env.comspec = fakeCmd;
-  conduit = await import("../../src/index.js");
+  // The run's setup loaded the stdio transport already (test/setup-node-runtime.ts), under the
+  // real platform: a fresh copy of every module reads the faked one.
+  vi.resetModules();
+  conduit = await import("../../src/node.js");
 });
 
 afterAll(() => {

@@ -2,7 +2,7 @@
 // and asks for input while it runs, in both eras: what `npm start` shows, checked.
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { Client, isTask, type ProtocolVersion, type TaskHandle } from "../../src/index.js";
+import { Client, isTask, type ProtocolVersion, type TaskHandle } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { track } from "../helpers/cleanup.js";
 

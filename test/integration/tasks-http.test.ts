@@ -5,7 +5,7 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { Client, type Handler } from "../../src/index.js";
+import { Client, type Handler } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { startRawHttp, type RawHttpServer, type RecordedRequest } from "../helpers/raw-http.js";
 import { TASKS_EXTENSION, done, elicitName, scriptTasks } from "../helpers/modern-tasks.js";

@@ -3,7 +3,7 @@
 // tool-level rule, the nested CreateTaskResult, tasks/result and the input requests tagged
 // related-task (their ctx, their tagged answers), failed, cancel, status notifications.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Client, isTask, type ElicitResult, type Handler, type TaskHandle } from "../../src/index.js";
+import { Client, isTask, type ElicitResult, type Handler, type TaskHandle } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { EVERYTHING_SERVER } from "../helpers/official.js";
 import { deferred, startRawStdio, type JsonObject, type RawStdioServer, type RpcMessage } from "../helpers/raw-stdio.js";

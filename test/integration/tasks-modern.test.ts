@@ -4,7 +4,7 @@
 // input requests repeated on every poll and answered once through the pipeline, tasks/update,
 // completed and failed, cancel by tasks/cancel alone, and what no good server sends.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Client, isTask, type ClientOptions, type Handler, type ServerHandle, type TaskHandle } from "../../src/index.js";
+import { Client, isTask, type ClientOptions, type Handler, type ServerHandle, type TaskHandle } from "../../src/node.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { deferred, startRawStdio, type RawStdioServer, type RpcMessage } from "../helpers/raw-stdio.js";
 import { TASKS_EXTENSION, done, elicitName, scriptTasks, type Step, type TaskScript } from "../helpers/modern-tasks.js";

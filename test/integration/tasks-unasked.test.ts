@@ -7,7 +7,7 @@
 // caller's signal cancels it with tasks/cancel, never notifications/cancelled. Raw stdio
 // servers on a fake clock.
 import { describe, expect, it, vi } from "vitest";
-import { Client, type ClientOptions, type ServerHandle, type TaskHandle } from "../../src/index.js";
+import { Client, type ClientOptions, type ServerHandle, type TaskHandle } from "../../src/node.js";
 import { MAX_UNASKED_FOLLOW_MS } from "../../src/protocol/task-follow.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { deferred, startRawStdio, type JsonObject, type RawStdioServer, type RpcMessage } from "../helpers/raw-stdio.js";

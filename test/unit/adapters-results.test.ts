@@ -2,7 +2,7 @@
 // do not take, blocks that are broken or of unknown types, empty results, structured content
 // alone, and isError kept in each form. (Real results: test/integration/adapters-catalog.test.ts.)
 import { describe, expect, it } from "vitest";
-import type { CallToolResult } from "../../src/index.js";
+import type { CallToolResult } from "../../src/node.js";
 import {
   NO_CONTENT,
   OPENAI_ERROR_LINE,

@@ -12,7 +12,7 @@ import { jsonSchema } from "ai";
 import type { ToolResultPart as ToolResultPart6, ToolSet as ToolSet6 } from "ai-6";
 import { jsonSchema as jsonSchema6 } from "ai-6";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CallToolResult, CatalogTool } from "../../src/index.js";
+import type { CallToolResult, CatalogTool } from "../../src/node.js";
 import {
   toAiSdkToolOutput,
   toAiSdkTools,

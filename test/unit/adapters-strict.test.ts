@@ -1,7 +1,7 @@
 // OpenAI strict mode: each rule of the rewrite crossed, through the public adapter, and the
 // arguments the model then writes made what the server asked for (parseArguments).
 import { describe, expect, it } from "vitest";
-import type { CatalogTool } from "../../src/index.js";
+import type { CatalogTool } from "../../src/node.js";
 import { toOpenAIResponsesTools, type JsonObject } from "../../src/adapters/index.js";
 
 function tool(inputSchema: unknown, name = "t"): CatalogTool {

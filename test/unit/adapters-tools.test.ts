@@ -2,7 +2,7 @@
 // an API cannot take reported for its own tool while the others are given, options checked
 // before anything is looked at, and the AI SDK tools' execute bound to the caller.
 import { describe, expect, it } from "vitest";
-import type { CallOptions, CallToolResult, CatalogTool } from "../../src/index.js";
+import type { CallOptions, CallToolResult, CatalogTool } from "../../src/node.js";
 import { OPENAI_MAX_TOOLS, toAiSdkTools, toAnthropicTools, toOpenAIChatTools, toOpenAIResponsesTools, type ToolCaller } from "../../src/adapters/index.js";
 
 function tool(name: string, inputSchema: unknown = { type: "object", properties: {} }, extra: Record<string, unknown> = {}): CatalogTool {

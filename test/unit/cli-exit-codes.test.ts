@@ -2,7 +2,7 @@
 // the README, which must not drift from it; and the library's error kinds mapped onto it.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ClientError } from "../../src/index.js";
+import { ClientError } from "../../src/node.js";
 import { EXIT, EXIT_TABLE, exitCodeOf, exitTableText } from "../../src/cli/exit-codes.js";
 import { NobodyToAsk } from "../../src/cli/asker.js";
 

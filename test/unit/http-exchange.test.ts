@@ -11,7 +11,8 @@
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { describe, expect, it } from "vitest";
-import { CancelledExchange, HttpAgents, Ticket, fetchExchange, type Exchange } from "../../src/transport/http-exchange.js";
+import { CancelledExchange, Ticket, fetchExchange, type Exchange } from "../../src/transport/http-exchange.js";
+import { HttpAgents } from "../../src/node/http-agents.js";
 import { deferred, withTimeout } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";
 

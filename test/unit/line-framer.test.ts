@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LineFramer, LineTooLongError } from "../../src/transport/line-framer.js";
+import { LineFramer, LineTooLongError } from "../../src/node/line-framer.js";
 
 const collect = (max = 1 << 20) => {
   const lines: string[] = [];

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { StderrTail } from "../../src/transport/stdio.js";
+import { StderrTail } from "../../src/node/stdio.js";
 import { TokenBucket } from "../../src/util/token-bucket.js";
 import { ClientError, RpcError } from "../../src/util/errors.js";
 

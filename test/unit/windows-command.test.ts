@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CommandLine } from "../../src/transport/windows-command.js";
+import type { CommandLine } from "../../src/node/windows-command.js";
 import { argvOf, cmdLineOf, cmdReads } from "../helpers/windows-cmd.js";
 
 const seed = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
@@ -35,7 +35,7 @@ beforeAll(async () => {
   mkdirSync(shims, { recursive: true });
   for (const file of ["npx.cmd", "uvx.exe", "both.exe", "both.cmd"]) writeFileSync(join(bin, file), "");
   writeFileSync(join(shims, "server.cmd"), '@"%~dp0\\node.exe" "%~dp0\\..\\server\\bin.js" %*\r\n');
-  ({ windowsCommandLine } = await import("../../src/transport/windows-command.js"));
+  ({ windowsCommandLine } = await import("../../src/node/windows-command.js"));
 });
 
 afterAll(() => {

@@ -7,8 +7,8 @@
 import { ClientError, InvalidArgumentError, messageOf } from "../util/errors.js";
 import { excerpt } from "../util/text.js";
 import { MAX_TIMER_MS } from "../util/time.js";
-import { authError } from "./auth-error.js";
-import type { AuthorizeCallback } from "./options.js";
+import { authError } from "../auth/auth-error.js";
+import type { AuthorizeCallback } from "../auth/options.js";
 
 export interface LoopbackRedirect {
   /** The `redirectUri` to register (`http://127.0.0.1:<port><path>`). */

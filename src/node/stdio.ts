@@ -12,41 +12,16 @@
  */
 import type { ChildProcess, SpawnOptions } from "node:child_process";
 import { ClientError, InvalidArgumentError, messageOf } from "../util/errors.js";
-import { callHost, type Logger } from "../util/logger.js";
+import { callHost } from "../util/logger.js";
 import type { RequestId } from "../util/json.js";
 import { excerpt, redactCommandLine } from "../util/text.js";
 import { sanitize } from "../util/sanitize.js";
 import { LineFramer, LineTooLongError } from "./line-framer.js";
 import { MAX_QUEUED_WRITE_BYTES, StdinWriter } from "./stdin-writer.js";
 import { groupAlive, isWindows, signalGroup, trackGroup, untrackGroup, waitForExit, waitForGroupGone } from "./process-group.js";
-import type { EraPolicy, Transport, TransportSink } from "./transport.js";
+import type { EraPolicy, Transport, TransportSink } from "../transport/transport.js";
+import type { StdioOptions, StdioTarget } from "../transport/stdio-target.js";
 import { windowsCommandLine } from "./windows-command.js";
-
-export interface StdioTarget {
-  command: string;
-  args?: readonly string[] | undefined;
-  /** Added to the inherited environment (see `inheritEnv`). */
-  env?: Readonly<Record<string, string>> | undefined;
-  cwd?: string | undefined;
-  /**
-   * Pass this process's whole environment to the server. Off by default: the server gets only
-   * the variables a program needs to run (PATH, HOME, …), so secrets in the host's environment
-   * do not leak to every server it starts.
-   */
-  inheritEnv?: boolean | undefined;
-}
-
-export const STDIO_TARGET_KEYS: ReadonlySet<string> = new Set(["command", "args", "env", "cwd", "inheritEnv"]);
-
-export interface StdioOptions {
-  maxMessageBytes: number;
-  closeGracePeriod: number;
-  /** How long stdin's end is given before SIGTERM (`closeGracePeriod` is the wait after it). */
-  stdinGracePeriod: number;
-  stderrTailBytes: number;
-  logger: Logger;
-  onStderr?: ((text: string) => void) | undefined;
-}
 
 /** How long to let a dead server's last lines arrive before reporting its exit. */
 const EXIT_DRAIN_MS = 100;

@@ -11,7 +11,7 @@
  *   other in order instead of on the lock.
  */
 import { InvalidArgumentError } from "../util/errors.js";
-import type { AuthStore } from "./auth-store.js";
+import type { AuthStore } from "../stores/auth-store.js";
 import { withFileLock, type LockBounds } from "./file-lock.js";
 
 type Values = Record<string, string>;

@@ -1,0 +1,176 @@
+/**
+ * The `node:http`/`node:https` backend of the HTTP transports: keep-alive agents shared by all
+ * of a client's connections, the default on Node for its speed. Reached only through the Node
+ * entry, which installs it (`platform.ts`).
+ */
+import type http from "node:http";
+import type https from "node:https";
+import { CancelledExchange, type Exchange, type ExchangeRequest, type ExchangeResponse, type HttpBackend, type Ticket } from "../transport/http-exchange.js";
+
+type HttpModule = typeof http | typeof https;
+
+interface Loaded {
+  module: HttpModule;
+  agent: http.Agent;
+}
+
+/**
+ * The keep-alive agents of one client, shared by all its HTTP connections: an idle connection
+ * then holds only its own event stream, not a pooled socket of its own.
+ * `node:http` and `node:https` are loaded when the first request needs them, so that
+ * importing Conduit stays cheap (https brings TLS with it); after that no await is added per
+ * request.
+ */
+export class HttpAgents implements HttpBackend {
+  private http: Loaded | undefined;
+  private https: Loaded | undefined;
+
+  cached(secure: boolean): Loaded | undefined {
+    return secure ? this.https : this.http;
+  }
+
+  async load(secure: boolean): Promise<Loaded> {
+    const module: HttpModule = secure ? (await import("node:https")).default : (await import("node:http")).default;
+    if (secure) this.https ??= { module, agent: new module.Agent({ keepAlive: true }) };
+    else this.http ??= { module, agent: new module.Agent({ keepAlive: true }) };
+    return (secure ? this.https : this.http)!;
+  }
+
+  /** The exchange over these agents: one object, shared by all the client's connections. */
+  readonly exchange: Exchange = {
+    send: async (request) => {
+      const secure = request.url.protocol === "https:";
+      const entry = this.cached(secure) ?? (await this.load(secure));
+      return nodeSend(request, entry.module, entry.agent);
+    },
+  };
+
+  /** Closes every pooled socket; the client does this when it closes. */
+  destroy(): void {
+    this.http?.agent.destroy();
+    this.https?.agent.destroy();
+  }
+}
+
+function nodeSend(request: ExchangeRequest, module: HttpModule, agent: http.Agent): Promise<ExchangeResponse> {
+  return new Promise((resolve, reject) => {
+    const headers: http.OutgoingHttpHeaders = request.extra === undefined ? { ...request.headers } : { ...request.headers, ...request.extra };
+    if (request.body !== undefined) headers["content-length"] = Buffer.byteLength(request.body);
+    nodeAttempt(request, module, agent, headers, resolve, reject);
+  });
+}
+
+/** One try of `nodeSend`, over the pool (`agent`) or, sent again, on a socket of its own (`false`). */
+function nodeAttempt(
+  request: ExchangeRequest,
+  module: HttpModule,
+  agent: http.Agent | false,
+  headers: http.OutgoingHttpHeaders,
+  resolve: (response: ExchangeResponse) => void,
+  reject: (error: unknown) => void,
+): void {
+  const req = module.request({ ...targetOf(request.url), method: request.method, headers, agent });
+  const ticket = request.ticket;
+  // Once the response came (its body's errors are `consume`'s) or the request went again, this
+  // try has no more say; a later error of its own is ignored rather than left unheard.
+  let over = false;
+  req.on("error", (error) => {
+    if (over) return;
+    over = true;
+    if (agent === false || !unsentOnStaleSocket(req, error, ticket)) return reject(error);
+    if (ticket !== undefined) ticket.resentUnsent = true;
+    nodeAttempt(request, module, false, headers, resolve, reject);
+  });
+  req.once("response", (res) => {
+    over = true;
+    ticket?.bind(() => {
+      res.destroy();
+      req.destroy();
+    });
+    resolve(nodeResponse(req, res));
+  });
+  ticket?.bind(() => req.destroy(new CancelledExchange()));
+  req.end(request.body);
+}
+
+/**
+ * Whether a request that failed may be sent again, once, on a new socket of its own. All of
+ * these must hold:
+ *
+ * - its socket came from the keep-alive pool (`reusedSocket`): the server (or a proxy) closed it
+ *   as the client took it, the classic race of keep-alive. A new socket that fails says
+ *   something of the server, and another one would meet the same;
+ * - the socket was reset (or the pipe broke) before any of the response came;
+ * - the request was not all handed to the kernel (`writableFinished` is false): the server then
+ *   cannot have received all of it, and with its `Content-Length` it cannot take a part for the
+ *   whole, so it has not acted on it. A request that was all written may have been read and
+ *   acted on: a server that read a `tools/call` and died looks the same, from here, as one that
+ *   closed an idle socket. That request fails alone with its reason and is never sent again
+ *   (a `tools/call` is not idempotent);
+ * - the message was not given up, not answered meanwhile on another stream, and not sent again
+ *   this way before (`Ticket.resentUnsent`: once per message, whatever path sends it).
+ *
+ * An injected `fetch` tells none of this (a `TypeError` whichever byte the socket broke at):
+ * what it fails is never sent again.
+ */
+function unsentOnStaleSocket(req: http.ClientRequest, error: unknown, ticket: Ticket | undefined): boolean {
+  if (!req.reusedSocket || req.writableFinished) return false;
+  const code = (error as { code?: unknown }).code;
+  if (code !== "ECONNRESET" && code !== "EPIPE") return false;
+  return ticket === undefined || !(ticket.cancelled || ticket.answered || ticket.resentUnsent);
+}
+
+/** Node would turn a URL into these options on every request; one URL is reused for many. */
+const targets = new WeakMap<URL, { protocol: string; hostname: string; port: string; path: string }>();
+
+function targetOf(url: URL): { protocol: string; hostname: string; port: string; path: string } {
+  let target = targets.get(url);
+  if (target === undefined) {
+    const hostname = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+    target = { protocol: url.protocol, hostname, port: url.port, path: `${url.pathname}${url.search}` };
+    targets.set(url, target);
+  }
+  return target;
+}
+
+function nodeResponse(req: http.ClientRequest, res: http.IncomingMessage): ExchangeResponse {
+  return {
+    status: res.statusCode ?? 0,
+    header: (name) => {
+      const value = res.headers[name.toLowerCase()];
+      return Array.isArray(value) ? value.join(", ") : value;
+    },
+    consume: (onChunk, paused) =>
+      new Promise<void>((resolve, reject) => {
+        // Cancelled before the body was asked for: no event would ever come.
+        if (res.destroyed) return reject(new CancelledExchange());
+        if (res.readableEnded) return resolve();
+        // A throw from `onChunk` (an oversize event) must fail this promise: escaping a stream
+        // listener, it would be an uncaught exception.
+        res.on("data", (chunk: Buffer) => {
+          try {
+            onChunk(chunk);
+          } catch (error) {
+            reject(error);
+            req.destroy();
+            return;
+          }
+          const wait = paused?.();
+          if (wait === undefined) return;
+          res.pause();
+          void wait.then(() => res.resume());
+        });
+        res.once("end", resolve);
+        res.once("error", reject);
+        res.once("aborted", () => reject(new Error("the response was aborted")));
+        req.once("error", reject);
+        res.once("close", () => {
+          if (!res.complete) reject(new Error("the connection closed before the response ended"));
+        });
+      }),
+    discard: () => {
+      res.resume();
+      if (!res.complete) req.destroy();
+    },
+  };
+}
