@@ -13,6 +13,13 @@ import { runScenarios } from "./scenario-run.js";
 import { PROBE, runSuite, runtimeVersion, stopSuite, SUITE_FILES } from "./suite-run.js";
 
 const WEB_ENTRY = join(PACKAGE_ROOT, "dist", "index.js");
+/** What a Deno host grants for HTTP to this machine's servers and for stdio (spawning, and the environment it passes on). */
+const NODE_HOST = ["--allow-net=127.0.0.1", "--allow-run", "--allow-env"];
+/**
+ * The web entry needs the network alone: reading its files is for the import by path (from
+ * node_modules Deno reads them unasked), the one variable is the scenario's own.
+ */
+const WEB_HOST = ["--allow-net=127.0.0.1", `--allow-read=${join(PACKAGE_ROOT, "dist")}`, "--allow-env=CONDUIT_SCENARIO"];
 const NODE_ENTRY = join(PACKAGE_ROOT, "dist", "node.js");
 
 afterEach(stopSuite);
@@ -31,7 +38,7 @@ describe("Deno", needs("deno"), () => {
   });
 
   it("resolves `conduit-mcp` to the Node entry: stdio from the root import and from conduit-mcp/node, HTTP in both eras", async () => {
-    const { lines, stderr } = await runScenarios("deno", NODE_ENTRY_SCENARIOS, { http: official.url });
+    const { lines, stderr } = await runScenarios("deno", NODE_ENTRY_SCENARIOS, { http: official.url }, NODE_HOST);
     expect(lines, stderr).toEqual(NODE_ENTRY_LINES);
   });
 
@@ -41,8 +48,8 @@ describe("Deno", needs("deno"), () => {
     expect(denoGraph(NODE_ENTRY, PACKAGE_ROOT).nodeModules).toContain("node:child_process");
   });
 
-  it("runs the web entry: Streamable HTTP over Deno's fetch, with the Handler", async () => {
-    const { lines, stderr } = await runScenarios("deno", ["web"], { http: official.url, webEntry: pathToFileURL(WEB_ENTRY).href });
+  it("runs the web entry with network access alone: Streamable HTTP over Deno's fetch, with the Handler", async () => {
+    const { lines, stderr } = await runScenarios("deno", ["web"], { http: official.url, webEntry: pathToFileURL(WEB_ENTRY).href }, WEB_HOST);
     expect(lines, stderr).toEqual([WEB_ENTRY_LINE]);
   });
 });

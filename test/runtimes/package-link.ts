@@ -20,7 +20,7 @@ export async function hostFolder(scripts: readonly string[]): Promise<HostFolder
   const dir = await mkdtemp(join(tmpdir(), "conduit-host-"));
   await writeFile(join(dir, "package.json"), JSON.stringify({ name: "conduit-host", private: true, type: "module" }));
   await mkdir(join(dir, "node_modules"));
-  await symlink(PACKAGE_ROOT, join(dir, "node_modules", "conduit-mcp"), "dir");
+  await symlink(PACKAGE_ROOT, join(dir, "node_modules", "conduit-mcp"), "junction");
   for (const script of scripts) await copyFile(script, join(dir, basename(script)));
   return { dir, file: (name) => join(dir, name), remove: () => rm(dir, { recursive: true, force: true }) };
 }

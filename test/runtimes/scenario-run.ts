@@ -16,11 +16,19 @@ export interface ScenarioServers {
   webEntry?: string;
 }
 
-/** Each scenario's line, in the order asked; the runner's stderr where a line is missing. */
-export async function runScenarios(runtime: SuiteRuntime, names: readonly string[], servers: ScenarioServers): Promise<{ lines: unknown[]; stderr: string }> {
+/**
+ * Each scenario's line, in the order asked; the runner's stderr where a line is missing. Deno
+ * runs with the permissions given (a host's own choice; none is implied), Bun has none to give.
+ */
+export async function runScenarios(
+  runtime: SuiteRuntime,
+  names: readonly string[],
+  servers: ScenarioServers,
+  denoPermissions: readonly string[] = [],
+): Promise<{ lines: unknown[]; stderr: string }> {
   const host = await hostFolder([SCENARIOS]);
   try {
-    const args = runtime === "deno" ? ["run", "-A", "scenarios.mjs", ...names] : ["scenarios.mjs", ...names];
+    const args = runtime === "deno" ? ["run", ...denoPermissions, "scenarios.mjs", ...names] : ["scenarios.mjs", ...names];
     // The stdio servers are Node processes, as a host's usually are (`npx`, `node`).
     const env = { ...process.env, CONDUIT_SCENARIO: JSON.stringify({ node: process.execPath, official: OFFICIAL_SERVER, ...servers }) };
     const child = spawn(systemToolPath(runtime), args, { cwd: host.dir, env, stdio: ["ignore", "pipe", "pipe"] });

@@ -34,6 +34,19 @@ async function stdio(Client, era) {
   return { era: server.era, listsEcho, echo, elicited, serverAliveAfterClose: alive(pid) };
 }
 
+/** How a stdio connect is refused: where nothing starts processes, a typed error at once. */
+async function stdioRefusal(Client) {
+  const client = new Client({ name: "runtime-host", version: "1.0.0" });
+  try {
+    await client.connect("local", { command: config.node, args: [config.official, "stdio"] });
+    return "connected";
+  } catch (error) {
+    return { name: error?.name, kind: error?.kind, message: String(error?.message) };
+  } finally {
+    await client.close();
+  }
+}
+
 /** Over Streamable HTTP, in the era asked for: a call, and a sampling answered by the Handler. */
 async function http(Client, protocolVersion) {
   const client = new Client({ name: "runtime-host", version: "1.0.0", handler });
@@ -58,11 +71,11 @@ const scenarios = {
   "stdio-node": async () => stdio((await import("conduit-mcp/node")).Client, "legacy"),
   "http-modern": async () => http((await import("conduit-mcp")).Client),
   "http-legacy": async () => http((await import("conduit-mcp")).Client, "2025-11-25"),
-  // The web entry by its file, as a browser or a Worker gets it: no Node-only export, and HTTP
-  // over this runtime's fetch.
+  // The web entry by its file, as a browser or a Worker gets it: no Node-only export, no stdio,
+  // and HTTP over this runtime's fetch.
   async web() {
     const web = await import(config.webEntry);
-    return { fileStore: typeof web.fileStore, ...(await http(web.Client)) };
+    return { fileStore: typeof web.fileStore, stdio: await stdioRefusal(web.Client), ...(await http(web.Client)) };
   },
 };
 

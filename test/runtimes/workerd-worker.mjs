@@ -30,6 +30,19 @@ function handler(seen) {
   };
 }
 
+/** Where nothing starts processes, a stdio server is refused at once with a typed error. */
+async function stdioRefusal() {
+  const client = new Client({ name: "worker-host", version: "1.0.0" });
+  try {
+    await client.connect("local", { command: "node", args: ["server.js"] });
+    return "connected";
+  } catch (error) {
+    return { name: error?.name, kind: error?.kind, message: String(error?.message) };
+  } finally {
+    await client.close();
+  }
+}
+
 const text = (result) => result.content.map((part) => part.text).join("");
 
 async function scenario({ url, protocolVersion }) {
@@ -59,7 +72,7 @@ export default {
   async fetch(request) {
     try {
       const body = await request.json();
-      return Response.json({ node: await nodeFacts(), result: await scenario(body) });
+      return Response.json({ node: await nodeFacts(), stdio: await stdioRefusal(), result: await scenario(body) });
     } catch (error) {
       return Response.json({ error: { name: error?.name, kind: error?.kind, message: String(error?.message ?? error) } }, { status: 500 });
     }

@@ -1,11 +1,12 @@
 // Cloudflare's workerd, the real runtime (npm `workerd`), with a compatibility date before
 // `nodejs_compat` became the default and no flags: a Worker that imports Conduit's web entry
 // connects to the official server over Streamable HTTP in both eras, lists, calls a tool, and
-// answers an elicitation and a sampling with its Handler.
+// answers an elicitation and a sampling with its Handler; a stdio server is refused there.
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { needs } from "../helpers/system-tools.js";
 import { officialHttp, type HttpServerProcess } from "../helpers/official.js";
+import { STDIO_REFUSAL } from "./host-expectations.js";
 import { hostFolder, type HostFolder } from "./package-link.js";
 import { bundleWorker, serveWorker, type RunningWorker } from "./workerd-host.js";
 
@@ -43,6 +44,7 @@ describe("workerd", needs("workerd"), () => {
   it("connects in the modern era, lists, calls, and answers an elicitation and a sampling in the Worker", async () => {
     expect(await ask({ url: official.url })).toEqual({
       node,
+      stdio: STDIO_REFUSAL,
       result: {
         era: "modern",
         protocolVersion: "2026-07-28",
@@ -61,6 +63,7 @@ describe("workerd", needs("workerd"), () => {
   it("connects in the legacy era, where the server's requests come on the POST's stream", async () => {
     expect(await ask({ url: official.url, protocolVersion: "2025-11-25" })).toEqual({
       node,
+      stdio: STDIO_REFUSAL,
       result: {
         era: "legacy",
         protocolVersion: "2025-11-25",
