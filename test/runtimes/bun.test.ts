@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { needs } from "../helpers/system-tools.js";
 import { officialHttp, type HttpServerProcess } from "../helpers/official.js";
-import { NODE_ENTRY_LINES, NODE_ENTRY_SCENARIOS } from "./host-expectations.js";
+import { NODE_ENTRY_LINES, NODE_ENTRY_SCENARIOS, WEB_ENTRY_LINE } from "./host-expectations.js";
 import { runScenarios } from "./scenario-run.js";
 import { PROBE, runSuite, runtimeVersion, stopSuite, SUITE_FILES } from "./suite-run.js";
 
@@ -25,5 +25,10 @@ describe("Bun", needs("bun"), () => {
   it("resolves `conduit-mcp` to the Node entry: stdio from the root import and from conduit-mcp/node, HTTP in both eras", async () => {
     const { lines, stderr } = await runScenarios("bun", NODE_ENTRY_SCENARIOS, { http: official.url });
     expect(lines, stderr).toEqual(NODE_ENTRY_LINES);
+  });
+
+  it("runs the web entry (--conditions=browser): Streamable HTTP over Bun's fetch, with the Handler", async () => {
+    const { lines, stderr } = await runScenarios("bun", ["web"], { http: official.url }, ["--conditions=browser"]);
+    expect(lines, stderr).toEqual([WEB_ENTRY_LINE]);
   });
 });

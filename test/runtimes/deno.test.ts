@@ -2,7 +2,6 @@
 // vitest inside Deno, the built package imported by its name as a Deno host imports it, and
 // the web entry, which reaches no `node:` module in Deno's own module graph.
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { needs } from "../helpers/system-tools.js";
 import { officialHttp, type HttpServerProcess } from "../helpers/official.js";
@@ -13,14 +12,11 @@ import { runScenarios } from "./scenario-run.js";
 import { PROBE, runSuite, runtimeVersion, stopSuite, SUITE_FILES } from "./suite-run.js";
 
 const WEB_ENTRY = join(PACKAGE_ROOT, "dist", "index.js");
+const NODE_ENTRY = join(PACKAGE_ROOT, "dist", "node.js");
 /** What a Deno host grants for HTTP to this machine's servers and for stdio (spawning, and the environment it passes on). */
 const NODE_HOST = ["--allow-net=127.0.0.1", "--allow-run", "--allow-env"];
-/**
- * The web entry needs the network alone: reading its files is for the import by path (from
- * node_modules Deno reads them unasked), the one variable is the scenario's own.
- */
-const WEB_HOST = ["--allow-net=127.0.0.1", `--allow-read=${join(PACKAGE_ROOT, "dist")}`, "--allow-env=CONDUIT_SCENARIO"];
-const NODE_ENTRY = join(PACKAGE_ROOT, "dist", "node.js");
+/** The web entry, chosen by its condition, needs the network alone (the variable is the scenario's own). */
+const WEB_HOST = ["--conditions=browser", "--allow-net=127.0.0.1", "--allow-env=CONDUIT_SCENARIO"];
 
 afterEach(stopSuite);
 
@@ -48,8 +44,8 @@ describe("Deno", needs("deno"), () => {
     expect(denoGraph(NODE_ENTRY, PACKAGE_ROOT).nodeModules).toContain("node:child_process");
   });
 
-  it("runs the web entry with network access alone: Streamable HTTP over Deno's fetch, with the Handler", async () => {
-    const { lines, stderr } = await runScenarios("deno", ["web"], { http: official.url, webEntry: pathToFileURL(WEB_ENTRY).href }, WEB_HOST);
+  it("runs the web entry (--conditions=browser) with network access alone: Streamable HTTP over Deno's fetch, with the Handler", async () => {
+    const { lines, stderr } = await runScenarios("deno", ["web"], { http: official.url }, WEB_HOST);
     expect(lines, stderr).toEqual([WEB_ENTRY_LINE]);
   });
 });

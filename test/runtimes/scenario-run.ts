@@ -12,23 +12,21 @@ const SCENARIOS = fileURLToPath(new URL("scenarios.mjs", import.meta.url));
 export interface ScenarioServers {
   /** A Streamable HTTP server of both eras. */
   http: string;
-  /** The web entry's file URL, for the `web` scenario. */
-  webEntry?: string;
 }
 
 /**
- * Each scenario's line, in the order asked; the runner's stderr where a line is missing. Deno
- * runs with the permissions given (a host's own choice; none is implied), Bun has none to give.
+ * Each scenario's line, in the order asked; the runner's stderr where a line is missing. `flags`
+ * go to the runtime: Deno's permissions (a host's own choice; none is implied), `--conditions`.
  */
 export async function runScenarios(
   runtime: SuiteRuntime,
   names: readonly string[],
   servers: ScenarioServers,
-  denoPermissions: readonly string[] = [],
+  flags: readonly string[] = [],
 ): Promise<{ lines: unknown[]; stderr: string }> {
   const host = await hostFolder([SCENARIOS]);
   try {
-    const args = runtime === "deno" ? ["run", ...denoPermissions, "scenarios.mjs", ...names] : ["scenarios.mjs", ...names];
+    const args = [...(runtime === "deno" ? ["run"] : []), ...flags, "scenarios.mjs", ...names];
     // The stdio servers are Node processes, as a host's usually are (`npx`, `node`).
     const env = { ...process.env, CONDUIT_SCENARIO: JSON.stringify({ node: process.execPath, official: OFFICIAL_SERVER, ...servers }) };
     const child = spawn(systemToolPath(runtime), args, { cwd: host.dir, env, stdio: ["ignore", "pipe", "pipe"] });

@@ -1,7 +1,7 @@
 // What a Deno or a Bun host does with the built package, run by that runtime from a folder
 // whose node_modules/conduit-mcp is the package (package-link.ts), so that the runtime's own
 // resolution picks the export condition. The servers come from the test, in the environment
-// variable CONDUIT_SCENARIO (JSON: node, official, http, webEntry?). Each scenario prints one
+// variable CONDUIT_SCENARIO (JSON: node, official, http). Each scenario prints one
 // JSON line, {"scenario": name, ...what it saw} or {"scenario": name, "error": ...}; the test
 // compares the lines with what it expects, exactly.
 const config = JSON.parse(process.env.CONDUIT_SCENARIO ?? "{}");
@@ -71,10 +71,10 @@ const scenarios = {
   "stdio-node": async () => stdio((await import("conduit-mcp/node")).Client, "legacy"),
   "http-modern": async () => http((await import("conduit-mcp")).Client),
   "http-legacy": async () => http((await import("conduit-mcp")).Client, "2025-11-25"),
-  // The web entry by its file, as a browser or a Worker gets it: no Node-only export, no stdio,
-  // and HTTP over this runtime's fetch.
+  // The root run with --conditions=browser is the web entry, as a browser or a Worker gets it:
+  // no Node-only export, no stdio, and HTTP over this runtime's fetch.
   async web() {
-    const web = await import(config.webEntry);
+    const web = await import("conduit-mcp");
     return { fileStore: typeof web.fileStore, stdio: await stdioRefusal(web.Client), ...(await http(web.Client)) };
   },
 };
