@@ -562,8 +562,12 @@ describe("notifications and logs", () => {
         if (count === 1) await blocked;
       },
     });
-    const lines = Array.from({ length: 1100 }, (_, i) => JSON.stringify({ jsonrpc: "2.0", method: "notifications/n", params: { i } })).join("\n");
-    await raw.sendRaw(`${lines}\n`);
+    const line = (i: number) => JSON.stringify({ jsonrpc: "2.0", method: "notifications/n", params: { i } });
+    // The first hook runs (and blocks) before the rest arrive, so that 1 000 wait behind it
+    // however the runtime cuts the pipe into reads (Bun reads all 1 100 lines in one).
+    await raw.sendRaw(`${line(0)}\n`);
+    await vi.waitFor(() => expect(count).toBe(1));
+    await raw.sendRaw(`${Array.from({ length: 1099 }, (_, i) => line(i + 1)).join("\n")}\n`);
     await vi.waitFor(() => expect(client.droppedNotifications).toBe(99));
     release();
     await client.notificationsSettled();

@@ -102,8 +102,14 @@ describe("handshake", () => {
     const raw = track(await startRawStdio());
     raw.autoInitialize();
     raw.handle("initialize", () => undefined);
+    // A fake clock, so that the bound runs out after initialize was sent however slowly the
+    // server starts (under Deno on two loaded cores 300 ms could pass before the probe ended).
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date", "performance"] });
     const client = track(new Client({ name: "test-host", version: "1.2.3", logger: capturingLogger() }));
-    await expect(client.connect("raw", raw.target, { connectTimeout: 300 })).rejects.toMatchObject({ kind: "timeout" });
+    const outcome = client.connect("raw", raw.target, { connectTimeout: 300 }).catch((e: unknown) => e);
+    await raw.next("initialize");
+    await vi.advanceTimersByTimeAsync(300);
+    expect(await outcome).toMatchObject({ kind: "timeout" });
     // The pipe keeps order: whatever the client wrote came before the end of its stdin.
     await raw.stdinEnded;
     expect(raw.messages.map((m) => (m as { method?: string }).method)).toEqual(["server/discover", "initialize"]);
