@@ -97,18 +97,7 @@ export class StdioTransport implements Transport {
     // Loaded on first use: a host that speaks only HTTP never pays for it at import.
     const { spawn } = await import("node:child_process");
     if (this.state !== "starting") throw this.closedWhileStarting();
-    const options: SpawnOptions = {
-      cwd: this.target.cwd,
-      env: serverEnvironment(this.target),
-      stdio: ["pipe", "pipe", "pipe"],
-      detached: !isWindows,
-      windowsHide: true,
-    };
-    const args = this.target.args ?? [];
-    // Windows: `.cmd` shims (npx) run through cmd.exe, resolved and quoted by cross-spawn.
-    const line = isWindows ? await windowsCommandLine(this.target.command, args, options) : undefined;
-    if (this.state !== "starting") throw this.closedWhileStarting();
-    const child = line === undefined ? spawn(this.target.command, args, options) : spawn(line.command, line.args, line.options);
+    const child = await this.spawnChild(spawn);
     this.child = child;
     this.exited = new Promise((resolve) => child.once("exit", () => resolve()));
     await new Promise<void>((resolve, reject) => {
@@ -123,6 +112,32 @@ export class StdioTransport implements Transport {
     if (this.state !== "starting") throw this.closedWhileStarting();
     this.state = "open";
     this.wire(child);
+  }
+
+  /**
+   * The child, spawned. What throws before the process exists — a runtime's permission refusal
+   * (Deno without --allow-env or --allow-run, Node's permission model), a bad cwd on Windows —
+   * is the start's failure, not a reply's.
+   */
+  private async spawnChild(spawn: typeof import("node:child_process").spawn): Promise<ChildProcess> {
+    try {
+      const options: SpawnOptions = {
+        cwd: this.target.cwd,
+        env: serverEnvironment(this.target),
+        stdio: ["pipe", "pipe", "pipe"],
+        detached: !isWindows,
+        windowsHide: true,
+      };
+      const args = this.target.args ?? [];
+      // Windows: `.cmd` shims (npx) run through cmd.exe, resolved and quoted by cross-spawn.
+      const line = isWindows ? await windowsCommandLine(this.target.command, args, options) : undefined;
+      if (this.state !== "starting") throw this.closedWhileStarting();
+      return line === undefined ? spawn(this.target.command, args, options) : spawn(line.command, line.args, line.options);
+    } catch (error) {
+      if (error instanceof ClientError || error instanceof InvalidArgumentError) throw error;
+      this.state = "closed";
+      throw new ClientError("transport", `could not start the server: ${this.describe()}: ${messageOf(error)}`, { cause: error });
+    }
   }
 
   private closedWhileStarting(): ClientError {
