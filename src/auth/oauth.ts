@@ -27,6 +27,7 @@ import type { AuthContext } from "./context.js";
 import { discover, parseChallenge, type Challenge, type Discovered } from "./discovery.js";
 import { IssuerBinding } from "./issuer-binding.js";
 import type { AuthOptions } from "./options.js";
+import { isPendingFlowStore } from "./pending-flow.js";
 import { refreshed } from "./refresh.js";
 import { chooseScope, union } from "./scopes.js";
 import { TokenEndpoint } from "./token-endpoint.js";
@@ -62,6 +63,7 @@ export class OAuthAuthorizer implements Authorizer {
   ) {
     const namespace = options.namespace;
     if (namespace !== undefined && (typeof namespace !== "string" || namespace === "")) throw new InvalidArgumentError("`auth.namespace` must be a non-empty string");
+    if (options.pendingFlow !== undefined && !isPendingFlowStore(options.pendingFlow)) throw new InvalidArgumentError("`auth.pendingFlow` must be a store of pending flows (save and take)");
     const records = new AuthRecords(options.store ?? memoryStore(), namespace);
     const policy = new UrlPolicy(resourceUrl, urlOf(options.issuer));
     const endpoint = new TokenEndpoint(fetchFn, policy);
