@@ -85,6 +85,11 @@ export interface OAuthServerOptions {
    * authorization, token and registration endpoints at the default paths of its own origin.
    */
   legacy?: boolean;
+  /**
+   * Both servers answer as a browser needs to reach them from a page on another origin: any
+   * origin allowed, preflights answered, `WWW-Authenticate` and `Mcp-Session-Id` exposed.
+   */
+  cors?: boolean;
 }
 
 interface Listening {
@@ -114,6 +119,22 @@ export async function listen(handler: Handler): Promise<Listening> {
 
 export const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): unknown =>
   res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
+
+/** The CORS answers a page on another origin needs: its preflights, and the headers it must read. */
+function withCors(handler: Handler): Handler {
+  return (req, res, body) => {
+    res.setHeader("access-control-allow-origin", "*");
+    res.setHeader("access-control-expose-headers", "www-authenticate, mcp-session-id, dpop-nonce");
+    if (req.method !== "OPTIONS") return handler(req, res, body);
+    return res
+      .writeHead(204, {
+        "access-control-allow-methods": "GET, POST, DELETE",
+        "access-control-allow-headers": "authorization, dpop, content-type, accept, mcp-protocol-version, mcp-session-id, mcp-method, mcp-name, last-event-id",
+        "access-control-max-age": "0",
+      })
+      .end();
+  };
+}
 
 const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
@@ -305,8 +326,8 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
     return json(res, 200, { jsonrpc: "2.0", id: message.id, result });
   };
 
-  const as = await listen(authorizationServer);
-  const rs = await listen(resource);
+  const as = await listen(options.cors === true ? withCors(authorizationServer) : authorizationServer);
+  const rs = await listen(options.cors === true ? withCors(resource) : resource);
 
   // The public names, mapped onto the loopback servers (the rest goes out as it is).
   const routes = new Map<string, string>();
