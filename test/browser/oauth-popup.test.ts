@@ -5,7 +5,7 @@
 // (`completeAuthorization()`), which hands the redirect back over BroadcastChannel or storage;
 // the page then lists tools. Also: the full-page redirect, resumed when the page comes back; a
 // blocked popup reported and opened again from a click; a state no flow waits for refused.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Page } from "playwright-core";
 import { startBrowser, type BrowserHarness } from "../helpers/chromium.js";
 import { startOAuthServers } from "../helpers/oauth-server.js";
@@ -20,10 +20,18 @@ const FORGING_CALLBACK_PAGE = `<!doctype html><meta charset="utf-8"><title>callb
 <script type="module">const url = new URL(location.href); url.searchParams.set("state", "forged"); history.replaceState(null, "", url.href);
 const { completeAuthorization } = await import("/conduit.js"); globalThis.outcome = completeAuthorization();</script>`;
 
+/** A consent page in front of the authorization server: the person approves with a click, and is sent on to its authorization endpoint. */
+function consentPage(authorizationEndpoint: string): string {
+  return `<!doctype html><meta charset="utf-8"><title>consent</title>
+<button id="approve">Approve</button>
+<script>document.getElementById("approve").onclick = () => { location.href = ${JSON.stringify(authorizationEndpoint)} + location.search; };</script>`;
+}
+
 declare global {
   var listed: Promise<string[]> | undefined;
   var failure: Promise<{ kind: string; message: string; blocked: boolean } | undefined> | undefined;
   var blockedReason: string | undefined;
+  var pageClient: InstanceType<typeof Conduit.Client> | undefined;
 }
 
 describe("OAuth in Chromium", needs("chromium-headless-shell"), () => {
@@ -40,12 +48,15 @@ describe("OAuth in Chromium", needs("chromium-headless-shell"), () => {
   });
 
   /** Starts a connect with the popup helper in the page; its listing, or its failure, is kept on the page. */
-  async function connectWithPopup(page: Page, url: string, redirectUri: string, withOnBlocked = false): Promise<void> {
+  async function connectWithPopup(page: Page, url: string, redirectUri: string, withOnBlocked = false, timeoutMs?: number): Promise<void> {
     await page.evaluate(
-      ({ url, redirectUri, withOnBlocked }) => {
-        const client = new Conduit.Client({ name: "page", version: "1" });
+      ({ url, redirectUri, withOnBlocked, timeoutMs }) => {
+        // Bounds past the popup's own: what a test of that bound reads is the popup's.
+        const client = new Conduit.Client({ name: "page", version: "1", requestTimeout: 3_600_000 });
+        globalThis.pageClient = client;
         const popup = Conduit.browserPopup({
           redirectUri,
+          timeoutMs,
           onBlocked: withOnBlocked
             ? (blocked) => {
                 globalThis.blockedReason = (blocked.error.data as { reason: string }).reason;
@@ -57,14 +68,14 @@ describe("OAuth in Chromium", needs("chromium-headless-shell"), () => {
               }
             : undefined,
         });
-        const connected = client.connect("p", { url, auth: { ...popup } });
+        const connected = client.connect("p", { url, auth: { ...popup } }, { connectTimeout: 3_600_000 });
         globalThis.listed = connected.then(async (server) => (await server.listTools()).map((tool) => tool.name));
         globalThis.failure = globalThis.listed.then(
           () => undefined,
           (error: InstanceType<typeof Conduit.ClientError>) => ({ kind: error.kind, message: error.message, blocked: Conduit.isPopupBlocked(error) }),
         );
       },
-      { url, redirectUri, withOnBlocked },
+      { url, redirectUri, withOnBlocked, timeoutMs },
     );
   }
 
@@ -139,6 +150,52 @@ describe("OAuth in Chromium", needs("chromium-headless-shell"), () => {
     expect(failure!.message).toMatch(/state/);
     expect(servers.grants).toEqual([]);
     for (const secret of servers.secrets) expect(failure!.message).not.toContain(secret);
+  });
+
+  it("ends the wait at its bound (timeoutMs) when the person never approves: the popup is closed and the connect fails", async () => {
+    const servers = await startOAuthServers({ cors: true });
+    const { page, context, origin } = await browser.openPage();
+    browser.serve("/consent", { body: consentPage(`${servers.issuer}/authorize`) });
+    servers.metadata = { authorization_endpoint: `${origin}/consent` };
+    const opened = context.waitForEvent("page");
+    // The person never clicks: the wait can only end at its bound.
+    await connectWithPopup(page, servers.resourceUrl, `${origin}/callback`, false, 1_000);
+    const popup = await opened;
+    const failure = await page.evaluate(() => globalThis.failure);
+    expect(failure).toMatchObject({ kind: "auth", blocked: false });
+    expect(failure!.message).toContain("no redirect came back within 1000 ms");
+    await vi.waitFor(() => expect(popup.isClosed()).toBe(true));
+    expect(servers.authorizations).toHaveLength(0);
+  });
+
+  it("closes the popup when the connection ends while the person is at the consent page", async () => {
+    const servers = await startOAuthServers({ cors: true });
+    const { page, context, origin } = await browser.openPage();
+    browser.serve("/consent", { body: consentPage(`${servers.issuer}/authorize`) });
+    servers.metadata = { authorization_endpoint: `${origin}/consent` };
+    const opened = context.waitForEvent("page");
+    await connectWithPopup(page, servers.resourceUrl, `${origin}/callback`);
+    const popup = await opened;
+    await popup.waitForSelector("#approve");
+    const closed = popup.waitForEvent("close");
+    await page.evaluate(() => globalThis.pageClient!.close());
+    await closed;
+    expect(await page.evaluate(() => globalThis.failure)).toMatchObject({ kind: expect.stringMatching(/^(closed|auth)$/) });
+    expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("conduit-oauth:")))).toEqual([]);
+  });
+
+  it("completes after the person approves with a click at the consent page", async () => {
+    const servers = await startOAuthServers({ cors: true });
+    const { page, context, origin } = await browser.openPage();
+    browser.serve("/consent", { body: consentPage(`${servers.issuer}/authorize`) });
+    servers.metadata = { authorization_endpoint: `${origin}/consent` };
+    const opened = context.waitForEvent("page");
+    await connectWithPopup(page, servers.resourceUrl, `${origin}/callback`);
+    const popup = await opened;
+    const closed = popup.waitForEvent("close");
+    await popup.click("#approve");
+    await closed;
+    expect(await page.evaluate(() => globalThis.listed)).toEqual(["whoami"]);
   });
 
   it("survives a full-page redirect: the flow's state kept in sessionStorage, resumed when the page comes back and connects", async () => {
