@@ -141,6 +141,23 @@ function consumerTsconfig() {
   };
 }
 
+/** A browser app's project: the bundler's resolution (the web entry), the DOM, no @types/node. */
+function webConsumerTsconfig() {
+  return {
+    compilerOptions: {
+      strict: true,
+      skipLibCheck: false,
+      module: "ESNext",
+      moduleResolution: "Bundler",
+      target: "ES2022",
+      lib: ["ES2023", "DOM", "DOM.Iterable"],
+      types: [],
+      noEmit: true,
+    },
+    files: ["web-consumer.ts"],
+  };
+}
+
 async function main() {
   workDir = mkdtempSync(join(tmpdir(), "conduit-check-package-"));
   const consumerDir = join(workDir, "consumer");
@@ -179,6 +196,11 @@ async function main() {
   copyFileSync(fromRoot("scripts", "package-consumer", "consumer.mts"), join(consumerDir, "consumer.mts"));
   writeFileSync(join(consumerDir, "tsconfig.json"), `${JSON.stringify(consumerTsconfig(), null, 2)}\n`);
   await step("tsc: the consumer, strict, skipLibCheck false", () => run(fromRoot("node_modules", ".bin", "tsc"), ["-p", consumerDir], consumerDir));
+  copyFileSync(fromRoot("scripts", "package-consumer", "web-consumer.ts"), join(consumerDir, "web-consumer.ts"));
+  writeFileSync(join(consumerDir, "tsconfig.web.json"), `${JSON.stringify(webConsumerTsconfig(), null, 2)}\n`);
+  await step("tsc: a browser app's consumer (bundler resolution, DOM, no @types/node), strict, skipLibCheck false", () =>
+    run(fromRoot("node_modules", ".bin", "tsc"), ["-p", join(consumerDir, "tsconfig.web.json")], consumerDir),
+  );
 
   const notesServer = fromRoot("examples", "servers", "notes-server.mjs");
   const said = await step("node: the consumer against the notes server", () =>

@@ -56,6 +56,9 @@ export function checkTarget(target: unknown): asserts target is ServerTarget {
   stringMap("an HTTP target's `headers`", given.headers);
   if (given.transport !== undefined && given.transport !== "sse" && given.transport !== "streamable-http") throw new InvalidArgumentError('an HTTP target\'s `transport` is "streamable-http" or "sse"');
   if (given.fetch !== undefined && typeof given.fetch !== "function") throw new InvalidArgumentError("an HTTP target's `fetch` must be a function");
+  if (given.credentials !== undefined && given.credentials !== "omit" && given.credentials !== "same-origin" && given.credentials !== "include") {
+    throw new InvalidArgumentError('an HTTP target\'s `credentials` is "omit", "same-origin" or "include"');
+  }
   if (given.auth !== undefined) checkAuthOptions(given.auth as AuthOptions);
 }
 

@@ -33,6 +33,7 @@ import {
   type ProtocolVersion,
 } from "./versions.js";
 import { excerpt } from "../util/text.js";
+import { isCorsRefusal } from "../transport/fetch-errors.js";
 
 export interface NegotiationSettings {
   peer: RpcPeer;
@@ -49,7 +50,7 @@ export interface NegotiationSettings {
 
 type Probe =
   | { kind: "modern"; negotiated: Negotiated }
-  | { kind: "legacy"; why: string; supported?: string[] | undefined };
+  | { kind: "legacy"; why: string; supported?: string[] | undefined; refused?: ClientError | undefined };
 
 export async function negotiate(settings: NegotiationSettings): Promise<Negotiated> {
   const pin = settings.pin;
@@ -80,7 +81,15 @@ export async function negotiate(settings: NegotiationSettings): Promise<Negotiat
   const probe = await discover(settings, MODERN_VERSIONS, [...MODERN_VERSIONS, ...LEGACY_VERSIONS]);
   if (probe.kind === "modern") return probe.negotiated;
   const legacy = (probe.supported ?? []).filter(isLegacyVersion);
-  return handshake(settings, legacy[0] ?? LEGACY_VERSIONS[0], legacy.length > 0 ? legacy : LEGACY_VERSIONS);
+  try {
+    return await handshake(settings, legacy[0] ?? LEGACY_VERSIONS[0], legacy.length > 0 ? legacy : LEGACY_VERSIONS);
+  } catch (error) {
+    // The browser refused the probe's modern headers: a server that then refuses the legacy era
+    // too (a modern-only one, say) is best explained by what it did not allow.
+    const refused = probe.refused;
+    if (refused === undefined || !(error instanceof ClientError) || error.kind === "timeout" || error.kind === "cancelled" || error.kind === "closed") throw error;
+    throw new ClientError("transport", `${refused.message}; the legacy initialize tried next failed too: ${error.message}`, { cause: error, data: refused.data });
+  }
 }
 
 /**
@@ -168,6 +177,9 @@ function judgeProbeFailure(error: unknown, transport: "stdio" | "http" | "sse"):
     if (status !== undefined && status >= 400 && status < 500) return { kind: "legacy", why: `it answered server/discover with HTTP ${status}` };
   }
   if (error.kind === "protocol" && transport === "http") return { kind: "legacy", why: "its answer to server/discover was not a modern one" };
+  // A page's browser refused the probe (CORS): the modern era's headers may be what the server
+  // does not allow from this origin, and a legacy request needs fewer (no Mcp-Method).
+  if (transport === "http" && isCorsRefusal(error)) return { kind: "legacy", why: "the browser refused server/discover (CORS)", refused: error };
   throw error;
 }
 

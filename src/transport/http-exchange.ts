@@ -11,6 +11,7 @@
 import { ClientError } from "../util/errors.js";
 import { redactUrl } from "../util/text.js";
 import { delay } from "../util/time.js";
+import { corsError, mayBeCors, pageOrigin, probe } from "./fetch-errors.js";
 
 export interface ExchangeRequest {
   method: "GET" | "POST" | "DELETE";
@@ -98,29 +99,73 @@ export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Res
  */
 export interface HttpBackend {
   readonly exchange: Exchange;
+  /** The exchange with another credentials mode than `"same-origin"`, for a backend on `fetch`. */
+  credentialed?(credentials: Credentials): Exchange;
   destroy(): void;
 }
 
+/** How a `fetch` sends cookies and HTTP authentication of the browser's (Fetch, "credentials mode"). */
+export type Credentials = "omit" | "same-origin" | "include";
+
 /** The backend of a runtime without one of its own: `fetch`, looked up at each request. */
 export function fetchBackend(): HttpBackend {
-  return { exchange: fetchExchange((input, init) => fetch(input, init)), destroy: () => {} };
+  const send: FetchLike = (input, init) => fetch(input, init);
+  const exchanges = new Map<Credentials, Exchange>([["same-origin", fetchExchange(send)]]);
+  return {
+    exchange: exchanges.get("same-origin")!,
+    credentialed: (credentials) => {
+      let exchange = exchanges.get(credentials);
+      if (exchange === undefined) exchanges.set(credentials, (exchange = fetchExchange(send, credentials)));
+      return exchange;
+    },
+    destroy: () => {},
+  };
 }
 
-export function fetchExchange(fetchImpl: FetchLike): Exchange {
+/**
+ * The `fetch` backend. In a page, a request the browser refuses for CORS becomes a
+ * `"transport"` error that names what the server must allow (`fetch-errors.ts`), and a redirect
+ * (which `redirect: "manual"` leaves opaque there) is refused.
+ */
+export function fetchExchange(fetchImpl: FetchLike, credentials: Credentials = "same-origin"): Exchange {
+  const origin = pageOrigin();
   return {
     send: async (request) => {
       const controller = request.ticket === undefined ? undefined : new AbortController();
       if (controller !== undefined) request.ticket!.bind(() => controller.abort(new CancelledExchange()));
-      const response = await fetchImpl(request.url, {
-        method: request.method,
-        headers: request.extra === undefined ? request.headers : { ...request.headers, ...request.extra },
-        body: request.body ?? null,
-        signal: controller?.signal ?? null,
-        redirect: "manual",
-      });
+      const headers = request.extra === undefined ? request.headers : { ...request.headers, ...request.extra };
+      let response: Response;
+      try {
+        response = await fetchImpl(request.url, {
+          method: request.method,
+          headers,
+          body: request.body ?? null,
+          signal: controller?.signal ?? null,
+          redirect: "manual",
+          credentials,
+        });
+      } catch (error) {
+        if (request.ticket?.cancelled === true || !mayBeCors(error, request.url, origin)) throw error;
+        const found = await probe(fetchImpl, request.url, controller?.signal);
+        // A modern request (it names its method in a header) has no session to read.
+        throw corsError({ method: request.method, url: request.url, headers }, origin, found, "mcp-method" in headers ? [] : ["Mcp-Session-Id"], error);
+      }
+      if (response.type === "opaqueredirect") throw opaqueRedirect(request);
       return fetchResponse(response);
     },
   };
+}
+
+/**
+ * A browser keeps a redirect's status and Location from the page (`redirect: "manual"`): where
+ * it leads cannot be checked against the origin, so it is never followed.
+ */
+function opaqueRedirect(request: ExchangeRequest): ClientError {
+  return new ClientError(
+    "transport",
+    `${request.method} ${redactUrl(request.url)} answered with a redirect, which was not followed: the browser hides where it leads, and a request goes to no origin but the one the host named`,
+    { data: { reason: "redirect" } },
+  );
 }
 
 function fetchResponse(response: Response): ExchangeResponse {

@@ -17,6 +17,7 @@ import { followRedirect, isRedirect, sendFollowing, type Exchange, type Exchange
 import { sendAgain, turnedAway } from "./http-retry.js";
 import type { HttpSession } from "./http-session.js";
 import { malformedHttp } from "./http-failure.js";
+import { unexposedSession } from "./fetch-errors.js";
 import { SseOverflowError, openSseReader, type SseCursor } from "./sse-reader.js";
 
 /** What the POST exchange and the standalone stream share of their transport. */
@@ -98,7 +99,9 @@ export async function post(
     return post(link, body, id, extra, false, ticket, false);
   }
   if (response.status >= 200 && response.status < 300) return readReply(link, response, id, ticket);
-  throw await failureOf(response, link.url);
+  const failure = await failureOf(response, link.url);
+  // A server that wants a session it never let the page read answers each request 400.
+  throw response.status === 400 && !startsSession && sent === undefined && link.session.keepsSessions ? unexposedSession(failure, link.url) : failure;
 }
 
 /** Renews an expired session; when that fails, the connection ends. */

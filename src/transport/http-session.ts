@@ -50,6 +50,11 @@ export class HttpSession {
     return this.sessionId;
   }
 
+  /** Whether the negotiated era keeps a session (false until negotiated). */
+  get keepsSessions(): boolean {
+    return this.policy?.sessions === true;
+  }
+
   /** The policy's resumption rule (off until negotiated). */
   get resumable(): boolean {
     return this.policy?.resumable === true;

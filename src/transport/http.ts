@@ -22,7 +22,7 @@ import type { Logger } from "../util/logger.js";
 import { excerpt, redactUrl } from "../util/text.js";
 import { now } from "../util/time.js";
 import { BodyTooLargeError, HttpStatusError } from "./http-body.js";
-import { Ticket, fetchBackend, fetchExchange, type Exchange, type FetchLike, type HttpBackend } from "./http-exchange.js";
+import { Ticket, fetchBackend, fetchExchange, type Credentials, type Exchange, type FetchLike, type HttpBackend } from "./http-exchange.js";
 import { post, type HttpLink } from "./http-post.js";
 import { HttpSession } from "./http-session.js";
 import { SseChannel, type SseLink } from "./http-sse.js";
@@ -44,9 +44,15 @@ export interface HttpTarget {
    * never falls back to it. By default Streamable HTTP, and HTTP+SSE when the server refuses it.
    */
   transport?: "streamable-http" | "sse" | undefined;
+  /**
+   * Whether `fetch` sends the browser's cookies and HTTP authentication with each request
+   * (Fetch's credentials mode): `"same-origin"` by default. The cookies are the browser's;
+   * Conduit never sets or reads one. Without `fetch` (Node's own backend) there are none to send.
+   */
+  credentials?: Credentials | undefined;
 }
 
-export const HTTP_TARGET_KEYS: ReadonlySet<string> = new Set(["url", "headers", "fetch", "transport"]);
+export const HTTP_TARGET_KEYS: ReadonlySet<string> = new Set(["url", "headers", "fetch", "transport", "credentials"]);
 
 /** The answers to a POST of `initialize` that mean "this URL speaks the old transport" (2025-11-25 basic/transports). */
 const OLD_TRANSPORT_STATUSES: ReadonlySet<number> = new Set([400, 404, 405]);
@@ -128,7 +134,10 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
     this.session.onRenewed = () => this.reopenStream();
     // A backend of its own when the client gave none: then this transport frees it on close.
     if (target.fetch === undefined && options.backend === undefined) this.ownBackend = fetchBackend();
-    const exchange = target.fetch === undefined ? (options.backend ?? this.ownBackend!).exchange : fetchExchange(target.fetch);
+    const backend = options.backend ?? this.ownBackend;
+    // A credentials mode is fetch's: a backend without one (Node's own) has no cookies to send.
+    const exchange =
+      target.fetch !== undefined ? fetchExchange(target.fetch, target.credentials) : target.credentials === undefined ? backend!.exchange : (backend!.credentialed?.(target.credentials) ?? backend!.exchange);
     this.authorizer = options.authorizer;
     this.exchange = options.authorizer === undefined ? exchange : authorizingExchange(exchange, this.origin, options.authorizer);
   }

@@ -12,11 +12,10 @@
 //     return server.listTools();
 //   }, serverUrl);
 //   await browser.close();                             // afterAll
-import { build, type Plugin } from "esbuild";
+import { build } from "esbuild";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { accessSync, constants } from "node:fs";
-import { builtinModules } from "node:module";
+import { accessSync, constants, existsSync, readdirSync, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from "playwright-core";
@@ -180,39 +179,29 @@ function pageDocument(options: PageOptions): string {
 let bundled: Promise<string> | undefined;
 
 /**
- * Conduit's web entry as one ES module for the browser (built once per test file).
- *
- * Until the web entry lands, src/index.ts still reaches Node modules (stdio, stores, config
- * files): they are stubbed, each export a function that throws when called, and `process` is a
- * stand-in, so that what a page uses of the core can run while the rest cannot load Node.
+ * Conduit's web entry as one ES module for the browser: the build's dist/index.js (and the
+ * chunks it imports, and its dependencies) bundled by esbuild for `platform: "browser"`, once
+ * per test file. A dist/ older than src/ is refused rather than tested: run `npm run build`.
  */
 export function webEntryBundle(): Promise<string> {
-  bundled ??= build({
-    entryPoints: [join(ROOT, "src/index.ts")],
-    bundle: true,
-    platform: "browser",
-    format: "esm",
-    target: "es2022",
-    write: false,
-    logLevel: "silent",
-    plugins: [stubNode],
-    banner: { js: PRE_SEAM_PROCESS },
-  }).then((result) => result.outputFiles[0]!.text);
+  bundled ??= (async () => {
+    const entry = join(ROOT, "dist/index.js");
+    if (!existsSync(entry)) throw new Error("dist/index.js is missing: run `npm run build` before the browser tests");
+    const source = newest(join(ROOT, "src"));
+    if (statSync(entry).mtimeMs < source.mtimeMs) throw new Error(`dist/index.js is older than ${source.path.slice(ROOT.length)}: run \`npm run build\` before the browser tests`);
+    const result = await build({ entryPoints: [entry], bundle: true, platform: "browser", format: "esm", target: "es2022", write: false, logLevel: "silent" });
+    return result.outputFiles[0]!.text;
+  })();
   return bundled;
 }
 
-const PRE_SEAM_PROCESS = `var process = { platform: "browser", env: {}, versions: {}, argv: [], pid: 0, nextTick: (f, ...a) => queueMicrotask(() => f(...a)), emitWarning() {}, on() {}, once() {}, off() {}, cwd: () => "/" };`;
-
-const NODE_BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
-
-const stubNode: Plugin = {
-  name: "stub-node",
-  setup(builder) {
-    builder.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => (NODE_BUILTINS.has(args.path) ? { path: args.path, namespace: "node-stub" } : undefined));
-    builder.onLoad({ filter: /.*/, namespace: "node-stub" }, (args) => ({
-      loader: "js",
-      contents: `const fail = () => { throw new Error(${JSON.stringify(`${args.path} is not available in the browser`)}); };
-module.exports = new Proxy(function () {}, { get: (_, key) => key === "__esModule" ? false : (key === "default" ? module.exports : function () { fail(); }), apply: fail, construct: fail });`,
-    }));
-  },
-};
+/** The most recently changed file under `dir`. */
+function newest(dir: string): { path: string; mtimeMs: number } {
+  let found = { path: dir, mtimeMs: 0 };
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    const candidate = entry.isDirectory() ? newest(path) : { path, mtimeMs: statSync(path).mtimeMs };
+    if (candidate.mtimeMs > found.mtimeMs) found = candidate;
+  }
+  return found;
+}

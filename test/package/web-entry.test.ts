@@ -5,10 +5,13 @@
 // free use of a Node global is renamed to a marker by `define`, which touches references and
 // never strings or comments, so the markers in the output are exactly those uses.
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Plugin } from "esbuild";
+import { build as viteBuild } from "vite";
 import { beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -50,6 +53,32 @@ async function bundleForBrowser(entry: string): Promise<Bundled> {
   return { text: result.outputFiles[0]!.text, nodeImports };
 }
 
+/** Builds a one-line browser app importing `entry` with Vite's defaults; its code and warnings. */
+async function viteApp(entry: string): Promise<{ code: string; warnings: string[] }> {
+  // An app of its own, with the package installed as a link, as `npm install` would leave it.
+  const app = mkdtempSync(join(tmpdir(), "conduit-vite-app-"));
+  try {
+    mkdirSync(join(app, "node_modules"));
+    symlinkSync(ROOT, join(app, "node_modules", "conduit-mcp"), "dir");
+    writeFileSync(join(app, "index.html"), '<!doctype html><script type="module" src="./main.js"></script>');
+    writeFileSync(join(app, "main.js"), `import { Client } from ${JSON.stringify(entry)};\nwindow.client = new Client({ name: "page", version: "1.0.0" });\n`);
+    const warnings: string[] = [];
+    const quiet = () => {};
+    await viteBuild({
+      root: app,
+      configFile: false,
+      logLevel: "warn",
+      build: { outDir: join(app, "out"), minify: false },
+      customLogger: { info: quiet, warn: (message) => warnings.push(message), warnOnce: (message) => warnings.push(message), error: quiet, clearScreen: quiet, hasErrorLogged: () => false, hasWarned: false },
+    });
+    const assets = join(app, "out", "assets");
+    const code = readdirSync(assets).filter((file) => file.endsWith(".js")).map((file) => readFileSync(join(assets, file), "utf8")).join("\n");
+    return { code, warnings };
+  } finally {
+    rmSync(app, { recursive: true, force: true });
+  }
+}
+
 function nodeGlobalsIn(text: string): string[] {
   return NODE_GLOBALS.filter((name) => text.includes(marker(name)));
 }
@@ -69,10 +98,21 @@ describe("the web entry, bundled for a browser", () => {
     }
   });
 
+  it("is what Vite takes for a browser app, with no configuration: no Node module stubbed out", async () => {
+    const { code, warnings } = await viteApp("conduit-mcp");
+    // Vite replaces a Node module in a browser build with a stub, and says so in a warning.
+    expect(code).not.toContain("__vite-browser-external");
+    expect(warnings.filter((message) => /externalized for browser compatibility/.test(message))).toEqual([]);
+    // The client came along: the method table's names are in the output.
+    expect(code).toContain("notifications/initialized");
+  });
+
   it("finds what it looks for: the Node entry bundled the same way imports Node and names process", async () => {
     const bundled = await bundleForBrowser("conduit-mcp/node");
     expect(bundled.nodeImports.some((line) => line.startsWith("node:child_process"))).toBe(true);
     expect(nodeGlobalsIn(bundled.text)).toContain("process");
+    // Vite stubs Node's modules out, and the build fails on a name the stub lacks.
+    await expect(viteApp("conduit-mcp/node")).rejects.toThrow(/__vite-browser-external:node:/);
   });
 
   it("refuses a stdio server with a usage error naming the Node entry, where the runtime has no processes", () => {
