@@ -33,6 +33,11 @@ export class AuthRecords {
     return `${this.prefix}flow:${resource.origin}${resource.pathname}`;
   }
 
+  /** This client's DPoP key pair for a resource, in a store that keeps key pairs. */
+  dpopKeyKey(resource: URL): string {
+    return `${this.prefix}dpop-key:${resource.origin}${resource.pathname}`;
+  }
+
   issuerKey(resource: URL, credentials: string): string {
     return `${this.prefix}issuer:${resource.origin}${resource.pathname} ${credentials}`;
   }

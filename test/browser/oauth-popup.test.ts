@@ -28,10 +28,10 @@ function consentPage(authorizationEndpoint: string): string {
 }
 
 declare global {
-  var listed: Promise<string[]> | undefined;
-  var failure: Promise<{ kind: string; message: string; blocked: boolean } | undefined> | undefined;
-  var blockedReason: string | undefined;
-  var pageClient: InstanceType<typeof Conduit.Client> | undefined;
+  var oauthListed: Promise<string[]> | undefined;
+  var oauthFailure: Promise<{ kind: string; message: string; blocked: boolean } | undefined> | undefined;
+  var oauthBlockedReason: string | undefined;
+  var oauthClient: InstanceType<typeof Conduit.Client> | undefined;
 }
 
 describe("OAuth in Chromium", needs("chromium-headless-shell"), () => {
@@ -53,13 +53,13 @@ describe("OAuth in Chromium", needs("chromium-headless-shell"), () => {
       ({ url, redirectUri, withOnBlocked, timeoutMs }) => {
         // Bounds past the popup's own: what a test of that bound reads is the popup's.
         const client = new Conduit.Client({ name: "page", version: "1", requestTimeout: 3_600_000 });
-        globalThis.pageClient = client;
+        globalThis.oauthClient = client;
         const popup = Conduit.browserPopup({
           redirectUri,
           timeoutMs,
           onBlocked: withOnBlocked
             ? (blocked) => {
-                globalThis.blockedReason = (blocked.error.data as { reason: string }).reason;
+                globalThis.oauthBlockedReason = (blocked.error.data as { reason: string }).reason;
                 const button = document.createElement("button");
                 button.id = "authorize";
                 button.textContent = "Authorize";
@@ -69,8 +69,8 @@ describe("OAuth in Chromium", needs("chromium-headless-shell"), () => {
             : undefined,
         });
         const connected = client.connect("p", { url, auth: { ...popup } }, { connectTimeout: 3_600_000 });
-        globalThis.listed = connected.then(async (server) => (await server.listTools()).map((tool) => tool.name));
-        globalThis.failure = globalThis.listed.then(
+        globalThis.oauthListed = connected.then(async (server) => (await server.listTools()).map((tool) => tool.name));
+        globalThis.oauthFailure = globalThis.oauthListed.then(
           () => undefined,
           (error: InstanceType<typeof Conduit.ClientError>) => ({ kind: error.kind, message: error.message, blocked: Conduit.isPopupBlocked(error) }),
         );
@@ -86,7 +86,7 @@ describe("OAuth in Chromium", needs("chromium-headless-shell"), () => {
     await connectWithPopup(page, servers.resourceUrl, `${origin}/callback`);
     const popup = await opened;
     await popup.waitForEvent("close");
-    expect(await page.evaluate(() => globalThis.listed)).toEqual(["whoami"]);
+    expect(await page.evaluate(() => globalThis.oauthListed)).toEqual(["whoami"]);
     expect(servers.authorizations).toHaveLength(1);
     expect(servers.authorizations[0]!.get("redirect_uri")).toBe(`${origin}/callback`);
     expect(servers.registrations).toEqual([expect.objectContaining({ redirect_uris: [`${origin}/callback`], application_type: "native" })]);
@@ -109,7 +109,7 @@ describe("OAuth in Chromium", needs("chromium-headless-shell"), () => {
     await connectWithPopup(page, servers.resourceUrl, `${origin}/callback`);
     const popup = await opened;
     await popup.waitForEvent("close");
-    expect(await page.evaluate(() => globalThis.listed)).toEqual(["whoami"]);
+    expect(await page.evaluate(() => globalThis.oauthListed)).toEqual(["whoami"]);
     expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("conduit-oauth:")))).toEqual([]);
   });
 
@@ -123,18 +123,18 @@ describe("OAuth in Chromium", needs("chromium-headless-shell"), () => {
       window.open = () => null;
     });
     await connectWithPopup(page, servers.resourceUrl, `${origin}/callback`);
-    expect(await page.evaluate(() => globalThis.failure)).toEqual({ kind: "auth", message: expect.stringContaining("blocked the authorization popup"), blocked: true });
+    expect(await page.evaluate(() => globalThis.oauthFailure)).toEqual({ kind: "auth", message: expect.stringContaining("blocked the authorization popup"), blocked: true });
 
     await connectWithPopup(page, servers.resourceUrl, `${origin}/callback`, true);
     await page.waitForSelector("#authorize");
-    expect(await page.evaluate(() => globalThis.blockedReason)).toBe("popup_blocked");
+    expect(await page.evaluate(() => globalThis.oauthBlockedReason)).toBe("popup_blocked");
     await page.evaluate(() => {
       window.open = (globalThis as { realOpen?: typeof window.open }).realOpen!;
     });
     const opened = context.waitForEvent("page");
     await page.click("#authorize");
     await (await opened).waitForEvent("close");
-    expect(await page.evaluate(() => globalThis.listed)).toEqual(["whoami"]);
+    expect(await page.evaluate(() => globalThis.oauthListed)).toEqual(["whoami"]);
     expect(servers.authorizations).toHaveLength(1);
   });
 
@@ -144,7 +144,7 @@ describe("OAuth in Chromium", needs("chromium-headless-shell"), () => {
     const opened = context.waitForEvent("page");
     await connectWithPopup(page, servers.resourceUrl, `${origin}/forging-callback`);
     await (await opened).waitForEvent("close");
-    const failure = await page.evaluate(() => globalThis.failure);
+    const failure = await page.evaluate(() => globalThis.oauthFailure);
     expect(failure).toMatchObject({ kind: "auth", blocked: false });
     expect(failure!.message).toContain("at authorization");
     expect(failure!.message).toMatch(/state/);
@@ -161,7 +161,7 @@ describe("OAuth in Chromium", needs("chromium-headless-shell"), () => {
     // The person never clicks: the wait can only end at its bound.
     await connectWithPopup(page, servers.resourceUrl, `${origin}/callback`, false, 1_000);
     const popup = await opened;
-    const failure = await page.evaluate(() => globalThis.failure);
+    const failure = await page.evaluate(() => globalThis.oauthFailure);
     expect(failure).toMatchObject({ kind: "auth", blocked: false });
     expect(failure!.message).toContain("no redirect came back within 1000 ms");
     await vi.waitFor(() => expect(popup.isClosed()).toBe(true));
@@ -178,9 +178,9 @@ describe("OAuth in Chromium", needs("chromium-headless-shell"), () => {
     const popup = await opened;
     await popup.waitForSelector("#approve");
     const closed = popup.waitForEvent("close");
-    await page.evaluate(() => globalThis.pageClient!.close());
+    await page.evaluate(() => globalThis.oauthClient!.close());
     await closed;
-    expect(await page.evaluate(() => globalThis.failure)).toMatchObject({ kind: expect.stringMatching(/^(closed|auth)$/) });
+    expect(await page.evaluate(() => globalThis.oauthFailure)).toMatchObject({ kind: expect.stringMatching(/^(closed|auth)$/) });
     expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("conduit-oauth:")))).toEqual([]);
   });
 
@@ -195,7 +195,7 @@ describe("OAuth in Chromium", needs("chromium-headless-shell"), () => {
     const closed = popup.waitForEvent("close");
     await popup.click("#approve");
     await closed;
-    expect(await page.evaluate(() => globalThis.listed)).toEqual(["whoami"]);
+    expect(await page.evaluate(() => globalThis.oauthListed)).toEqual(["whoami"]);
   });
 
   it("survives a full-page redirect: the flow's state kept in sessionStorage, resumed when the page comes back and connects", async () => {
