@@ -58,3 +58,10 @@ export type LogLevel = LoggingLevel;
 export { skillsOf, SKILLS_EXTENSION, type ServerSkills } from "./ext/skills.js";
 export { SkillError, type SkillFailure } from "./ext/skills-error.js";
 export type { LoadedSkill, RefusedSkill, SkillEntry, SkillFile, SkillFrontmatter, SkillListing, SkillResourceEntry, SkillsOptions } from "./ext/skills-types.js";
+// Browser OAuth
+export { webStorageStore, type WebStorage, type WebStorageStoreOptions } from "./stores/web-storage-store.js";
+export { indexedDbStore, type IndexedDbStore, type IndexedDbStoreOptions, type KeyPairStore } from "./stores/indexeddb-store.js";
+export { browserPopup, isPopupBlocked, POPUP_BLOCKED, type BrowserPopupOptions, type BlockedPopup, type BrowserAuthorization } from "./auth/browser-popup.js";
+export { browserRedirect, type BrowserRedirectOptions, type BrowserRedirectAuthorization } from "./auth/browser-redirect.js";
+export { completeAuthorization, type CompleteAuthorizationOptions, type CallbackOutcome } from "./auth/browser-callback.js";
+export type { PendingFlow, PendingFlowStore } from "./auth/pending-flow.js";

@@ -28,6 +28,16 @@ export class AuthRecords {
     return `${this.prefix}registration:${issuer} ${redirectUri}`;
   }
 
+  /** The code flow under way for a resource, kept across a full-page redirect (`pending-flow.ts`). */
+  flowKey(resource: URL): string {
+    return `${this.prefix}flow:${resource.origin}${resource.pathname}`;
+  }
+
+  /** This client's DPoP key pair for a resource, in a store that keeps key pairs. */
+  dpopKeyKey(resource: URL): string {
+    return `${this.prefix}dpop-key:${resource.origin}${resource.pathname}`;
+  }
+
   issuerKey(resource: URL, credentials: string): string {
     return `${this.prefix}issuer:${resource.origin}${resource.pathname} ${credentials}`;
   }

@@ -27,6 +27,8 @@ import type { AuthContext } from "./context.js";
 import { discover, parseChallenge, type Challenge, type Discovered } from "./discovery.js";
 import { IssuerBinding } from "./issuer-binding.js";
 import type { AuthOptions } from "./options.js";
+import { isPendingFlowStore } from "./pending-flow.js";
+import { keepsKeyPairs } from "./dpop-keys.js";
 import { refreshed } from "./refresh.js";
 import { chooseScope, union } from "./scopes.js";
 import { TokenEndpoint } from "./token-endpoint.js";
@@ -62,9 +64,13 @@ export class OAuthAuthorizer implements Authorizer {
   ) {
     const namespace = options.namespace;
     if (namespace !== undefined && (typeof namespace !== "string" || namespace === "")) throw new InvalidArgumentError("`auth.namespace` must be a non-empty string");
-    const records = new AuthRecords(options.store ?? memoryStore(), namespace);
+    if (options.pendingFlow !== undefined && !isPendingFlowStore(options.pendingFlow)) throw new InvalidArgumentError("`auth.pendingFlow` must be a store of pending flows (save and take)");
+    const store = options.store ?? memoryStore();
+    const records = new AuthRecords(store, namespace);
     const policy = new UrlPolicy(resourceUrl, urlOf(options.issuer));
-    const endpoint = new TokenEndpoint(fetchFn, policy);
+    // A store that keeps key pairs (IndexedDB) keeps the DPoP key too, and so the tokens bound to it.
+    const keys = keepsKeyPairs(store) ? { store, key: records.dpopKeyKey(resourceUrl) } : undefined;
+    const endpoint = new TokenEndpoint(fetchFn, policy, keys);
     const lifeOf = (): AbortSignal => this.life.signal;
     this.ctx = {
       resourceUrl,
@@ -174,7 +180,8 @@ export class OAuthAuthorizer implements Authorizer {
 
   /** Takes the store's token when it is not the one just refused (a shared store, refreshed elsewhere). */
   private async adoptStored(sent: string): Promise<boolean> {
-    const kept = usableKept(await this.ctx.records.read("token", this.tokensKey).catch(() => undefined));
+    const stored = await this.ctx.records.read("token", this.tokensKey).catch(() => undefined);
+    const kept = usableKept(stored, await this.heldKey(stored).catch(() => undefined));
     if (kept === undefined || bearer(kept) === sent || (this.tokens !== undefined && kept.accessToken === this.tokens.accessToken)) return false;
     this.tokens = kept;
     return true;
@@ -192,8 +199,15 @@ export class OAuthAuthorizer implements Authorizer {
   }
 
   private async load(): Promise<void> {
-    const kept = usableKept(await this.ctx.records.read("token", this.tokensKey));
+    const stored = await this.ctx.records.read("token", this.tokensKey);
+    const kept = usableKept(stored, await this.heldKey(stored));
     if (this.tokens === undefined) this.tokens = kept;
+  }
+
+  /** For a kept DPoP-bound token: the thumbprint of the key this authorizer holds (read from the store), if any. */
+  private async heldKey(stored: Record<string, unknown> | undefined): Promise<string | undefined> {
+    if (stored?.tokenType !== "dpop" || !this.ctx.endpoint.keepsKey) return undefined;
+    return (await this.ctx.endpoint.dpopKey(false))?.thumbprint();
   }
 
   private async discover(challenge: Challenge): Promise<Discovered> {
@@ -233,9 +247,12 @@ export class OAuthAuthorizer implements Authorizer {
 
   private async keep(tokens: Tokens): Promise<void> {
     this.tokens = tokens;
-    // Bound to a key in this process's memory, a DPoP token is not one for another process.
-    if (tokens.tokenType === "dpop") return;
-    await this.ctx.records.write("token", this.tokensKey, tokens);
+    if (tokens.tokenType !== "dpop") return this.ctx.records.write("token", this.tokensKey, tokens);
+    // Bound to a key in this process's memory, a DPoP token is not one for another process; with
+    // the key in the store, it is kept with the key's thumbprint, for whoever holds that key.
+    const key = this.ctx.endpoint.keepsKey ? this.ctx.endpoint.dpop : undefined;
+    if (key === undefined) return;
+    await this.ctx.records.write("token", this.tokensKey, { ...tokens, jkt: await key.thumbprint() });
   }
 }
 

@@ -4,15 +4,17 @@
  * tokens per resource, under the host's `namespace` when it gives one.
  */
 import type { AuthStore } from "../stores/auth-store.js";
+import type { PendingFlowStore } from "./pending-flow.js";
 
 export type { AuthStore } from "../stores/auth-store.js";
 export { memoryStore } from "../stores/memory-store.js";
 
 /**
  * How the person's authorization comes back: the URL the browser was sent to (with `code` and
- * `state`). `signal` aborts when the connection ends meanwhile.
+ * `state`). `signal` aborts when the connection ends meanwhile; `serverUrl` is the MCP server's
+ * URL (a browser helper opens an http authorization URL only for a server on loopback).
  */
-export type AuthorizeCallback = (authorizationUrl: URL, context: { signal: AbortSignal }) => Promise<URL | string>;
+export type AuthorizeCallback = (authorizationUrl: URL, context: { signal: AbortSignal; serverUrl?: URL | undefined }) => Promise<URL | string>;
 
 /**
  * How a token is got when no person takes part (the extensions of the authorization spec):
@@ -59,6 +61,11 @@ export interface AuthOptions {
    * remembered in the store.
    */
   issuer?: string | undefined;
+  /**
+   * Where a code flow that leaves the page is kept until the page comes back with its redirect
+   * (a full-page redirect in a browser: `browserRedirect().pendingFlow`, the tab's sessionStorage).
+   */
+  pendingFlow?: PendingFlowStore | undefined;
   /** Scopes to ask for when the server names none. */
   scope?: string | undefined;
   /** Default: in memory, for this Client. */
@@ -71,5 +78,5 @@ export interface AuthOptions {
   namespace?: string | undefined;
 }
 
-export const AUTH_OPTION_KEYS: ReadonlySet<string> = new Set(["redirectUri", "authorize", "grant", "clientId", "clientSecret", "clientMetadataUrl", "clientName", "issuer", "scope", "store", "namespace"]);
+export const AUTH_OPTION_KEYS: ReadonlySet<string> = new Set(["redirectUri", "authorize", "grant", "clientId", "clientSecret", "clientMetadataUrl", "clientName", "issuer", "scope", "store", "namespace", "pendingFlow"]);
 

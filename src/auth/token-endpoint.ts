@@ -10,6 +10,7 @@ import { authError, tokenError, type AuthStep } from "./auth-error.js";
 import { AUTH_REQUEST_TIMEOUT_MS, type FetchFn } from "./auth-fetch.js";
 import type { ServerMetadata } from "./discovery.js";
 import { DpopKey } from "./dpop.js";
+import { keptDpopKey, keptPair, type KeyPairStore } from "./dpop-keys.js";
 import type { AuthGrant } from "./options.js";
 import type { UrlPolicy } from "./url-policy.js";
 import { fromBase64, toBase64, utf8 } from "../util/bytes.js";
@@ -28,13 +29,50 @@ export type RequestOptions = { signal: AbortSignal; [key: symbol]: unknown };
 
 export class TokenEndpoint {
   private library: Promise<typeof Oauth> | undefined;
-  /** This client's DPoP key, made when an authorization server supports DPoP; in memory only. */
+  /** This client's DPoP key, made when an authorization server supports DPoP: in memory, or in the store where it keeps key pairs. */
   dpop: DpopKey | undefined;
+  private keyLoading: Promise<DpopKey | undefined> | undefined;
 
+  /**
+   * @param keys where the DPoP key pair is kept across pages and processes, when the host's store
+   *   keeps key pairs (IndexedDB); without it, the key is this process's alone
+   */
   constructor(
     private readonly fetchFn: FetchFn,
     private readonly policy: UrlPolicy,
+    private readonly keys?: { store: KeyPairStore; key: string },
   ) {}
+
+  /** Whether a DPoP-bound token can outlive this process: its key is in the store. */
+  get keepsKey(): boolean {
+    return this.keys !== undefined;
+  }
+
+  /**
+   * The DPoP key: the one held, else the store's (made and kept there when `make` and there is
+   * none); undefined when nothing is held and nothing may be made. Read once for concurrent callers.
+   */
+  async dpopKey(make: boolean): Promise<DpopKey | undefined> {
+    if (this.dpop !== undefined) return this.dpop;
+    const keys = this.keys;
+    if (keys === undefined) return make ? (this.dpop = await DpopKey.create()) : undefined;
+    if (this.keyLoading === undefined || make) {
+      // Dropped when it fails or finds none: a later flow reads (or makes) it again.
+      const loading = (this.keyLoading = (make ? keptDpopKey(keys.store, keys.key) : keptPair(keys.store, keys.key)).then(
+        (key) => {
+          if (key === undefined) this.keyLoading = undefined;
+          else this.dpop ??= key;
+          return this.dpop;
+        },
+        (error: unknown) => {
+          this.keyLoading = undefined;
+          throw error;
+        },
+      ));
+      return loading;
+    }
+    return this.keyLoading;
+  }
 
   oauth(): Promise<typeof Oauth> {
     // Loaded with the first flow: importing Conduit stays cheap for hosts without OAuth.
@@ -70,8 +108,8 @@ export class TokenEndpoint {
   async dpopHandle(oauth: typeof Oauth, server: ServerMetadata, client: Oauth.Client): Promise<Oauth.DPoPHandle | undefined> {
     const algs = server.dpop_signing_alg_values_supported;
     if (!Array.isArray(algs) || !algs.includes("ES256")) return undefined;
-    this.dpop ??= await DpopKey.create();
-    return oauth.DPoP(client, this.dpop.pair);
+    const key = (await this.dpopKey(true))!;
+    return oauth.DPoP(client, key.pair);
   }
 }
 

@@ -17,8 +17,10 @@ export interface Tokens {
   refreshAt?: number | undefined;
   issuer: string;
   scope: string | undefined;
-  /** "dpop" for a token bound to this client's DPoP key (held in memory alone). */
+  /** "dpop" for a token bound to this client's DPoP key. */
   tokenType?: string | undefined;
+  /** For a DPoP-bound token kept in the store: the thumbprint of the key it is bound to (kept there too). */
+  jkt?: string | undefined;
   /** The redirect URI of the dynamic registration the token was got with. */
   registeredFor?: string | undefined;
 }
@@ -38,9 +40,13 @@ export function tokensOf(result: Oauth.TokenEndpointResponse, from: { issuer: st
   };
 }
 
-/** A kept token this process can use: a DPoP-bound one is of no use without its key, which is in memory only. */
-export function usableKept(kept: Record<string, unknown> | undefined): Tokens | undefined {
-  if (kept === undefined || typeof kept.accessToken !== "string" || typeof kept.issuer !== "string" || kept.tokenType === "dpop") return undefined;
+/**
+ * A kept token this process can use: a DPoP-bound one only with the key it is bound to, which
+ * `heldKey` (the thumbprint of the key this process holds, from the store) must be.
+ */
+export function usableKept(kept: Record<string, unknown> | undefined, heldKey?: string): Tokens | undefined {
+  if (kept === undefined || typeof kept.accessToken !== "string" || typeof kept.issuer !== "string") return undefined;
+  if (kept.tokenType === "dpop" && (heldKey === undefined || kept.jkt !== heldKey)) return undefined;
   return kept as unknown as Tokens;
 }
 

@@ -7,7 +7,7 @@
 // identity provider's token exchange (`/idp/token`) for enterprise-managed authorization.
 // `mode` scripts the token endpoint's faults; `names` lets the two servers be known by public
 // names, reached through `servers.fetch` (a host file, in effect: the sockets stay real).
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, webcrypto } from "node:crypto";
 import http from "node:http";
 import { expect, vi } from "vitest";
 import { track } from "./cleanup.js";
@@ -85,6 +85,11 @@ export interface OAuthServerOptions {
    * authorization, token and registration endpoints at the default paths of its own origin.
    */
   legacy?: boolean;
+  /**
+   * Both servers answer as a browser needs to reach them from a page on another origin: any
+   * origin allowed, preflights answered, `WWW-Authenticate` and `Mcp-Session-Id` exposed.
+   */
+  cors?: boolean;
 }
 
 interface Listening {
@@ -115,6 +120,36 @@ export async function listen(handler: Handler): Promise<Listening> {
 export const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): unknown =>
   res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
 
+/** The thumbprint (RFC 7638) of a DPoP proof's key, when the proof is signed by it (ES256); undefined for anything else. */
+async function proofKey(proof: string | string[] | undefined): Promise<string | undefined> {
+  if (typeof proof !== "string") return undefined;
+  const [head = "", payload = "", signature = ""] = proof.split(".");
+  try {
+    const jwk = (JSON.parse(Buffer.from(head, "base64url").toString("utf8")) as { jwk: { kty: string; crv: string; x: string; y: string } }).jwk;
+    const key = await webcrypto.subtle.importKey("jwk", jwk, { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]);
+    const signed = await webcrypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, key, Buffer.from(signature, "base64url"), Buffer.from(`${head}.${payload}`));
+    return signed ? createHash("sha256").update(JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y })).digest("base64url") : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The CORS answers a page on another origin needs: its preflights, and the headers it must read. */
+function withCors(handler: Handler): Handler {
+  return (req, res, body) => {
+    res.setHeader("access-control-allow-origin", "*");
+    res.setHeader("access-control-expose-headers", "www-authenticate, mcp-session-id, dpop-nonce");
+    if (req.method !== "OPTIONS") return handler(req, res, body);
+    return res
+      .writeHead(204, {
+        "access-control-allow-methods": "GET, POST, DELETE",
+        "access-control-allow-headers": "authorization, dpop, content-type, accept, mcp-protocol-version, mcp-session-id, mcp-method, mcp-name, last-event-id",
+        "access-control-max-age": "0",
+      })
+      .end();
+  };
+}
+
 const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
 
@@ -123,12 +158,16 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
   const valid = new Set<string>();
   const refreshes = new Set<string>();
   let next = 0;
+  // DPoP-bound tokens, each to the thumbprint of the key whose proof came with its token request.
+  const boundTo = new Map<string, string>();
+  let dpopKey: string | undefined;
   const issue = (): { access_token: string; refresh_token: string; token_type: string; expires_in: number } => {
     const access = `tok-${++next}`;
     const refresh = `ref-${next}`;
     valid.add(access);
     refreshes.add(refresh);
-    return { access_token: access, refresh_token: refresh, token_type: "Bearer", expires_in: state.expiresIn };
+    if (dpopKey !== undefined) boundTo.set(access, dpopKey);
+    return { access_token: access, refresh_token: refresh, token_type: dpopKey === undefined ? "Bearer" : "DPoP", expires_in: state.expiresIn };
   };
   const state: OAuthServers = {
     resourceUrl: "",
@@ -218,7 +257,9 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
     return res.writeHead(404).end();
   };
 
-  const tokenEndpoint: Handler = (req, res, body) => {
+  const tokenEndpoint: Handler = async (req, res, body) => {
+    // A token request with a DPoP proof gets a token bound to the proof's key.
+    dpopKey = await proofKey(req.headers.dpop);
     const form = new URLSearchParams(body);
     const grant = form.get("grant_type") ?? "";
     state.grants.push(grant);
@@ -268,7 +309,7 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
     return undefined;
   };
 
-  const resource: Handler = (req, res, body) => {
+  const resource: Handler = async (req, res, body) => {
     const url = new URL(req.url ?? "/", rs.url);
     if (url.pathname === "/.well-known/oauth-protected-resource/mcp" || url.pathname === "/.well-known/oauth-protected-resource/sse") {
       if (options.legacy === true) return res.writeHead(404).end();
@@ -279,7 +320,10 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
     if (url.pathname === "/sse" || url.pathname === "/messages") return oldTransport(url.pathname, header, body, req, res);
     if (url.pathname !== "/mcp") return options.legacy === true ? authorizationServer(req, res, body) : res.writeHead(404).end();
     state.seenTokens.push(header);
-    const token = header?.startsWith("Bearer ") === true ? header.slice(7) : undefined;
+    // A DPoP-bound token counts only with a proof signed by the key it is bound to.
+    const dpop = header?.startsWith("DPoP ") === true ? header.slice(5) : undefined;
+    const proven = dpop !== undefined && boundTo.get(dpop) === (await proofKey(req.headers.dpop)) ? dpop : undefined;
+    const token = header?.startsWith("Bearer ") === true && !boundTo.has(header.slice(7)) ? header.slice(7) : proven;
     if (token === undefined || !valid.has(token) || state.mode === "always-401") {
       state.refusals++;
       const metadataUrl = state.resourceMetadataUrl ?? `${rsOrigin()}/.well-known/oauth-protected-resource/mcp`;
@@ -305,8 +349,8 @@ export async function startOAuthServers(options: OAuthServerOptions = {}): Promi
     return json(res, 200, { jsonrpc: "2.0", id: message.id, result });
   };
 
-  const as = await listen(authorizationServer);
-  const rs = await listen(resource);
+  const as = await listen(options.cors === true ? withCors(authorizationServer) : authorizationServer);
+  const rs = await listen(options.cors === true ? withCors(resource) : resource);
 
   // The public names, mapped onto the loopback servers (the rest goes out as it is).
   const routes = new Map<string, string>();
