@@ -14,6 +14,7 @@ import type { Transport } from "./transport/transport.js";
 import { knownKeys } from "./util/arguments.js";
 import { ClientError, InvalidArgumentError } from "./util/errors.js";
 import type { Logger } from "./util/logger.js";
+import { MAX_TIMER_MS } from "./util/time.js";
 
 /** A remote server: Streamable HTTP or HTTP+SSE, authorized with OAuth when `auth` says how. */
 export interface RemoteTarget extends HttpTarget {
@@ -104,6 +105,8 @@ function checkAuthOptions(auth: AuthOptions): AuthOptions {
   } else if (grant.type === "client_credentials" && auth.clientId === undefined) {
     throw new InvalidArgumentError("`auth.grant` client_credentials needs `auth.clientId`");
   }
+  const limit = auth.authorizeTimeout;
+  if (limit !== undefined && !(typeof limit === "number" && limit > 0 && limit <= MAX_TIMER_MS)) throw new InvalidArgumentError(`\`auth.authorizeTimeout\` must be a number of ms between 1 and ${MAX_TIMER_MS}`);
   for (const name of ["clientId", "clientSecret", "clientMetadataUrl", "clientName", "issuer", "scope"] as const) {
     if (auth[name] !== undefined && typeof auth[name] !== "string") throw new InvalidArgumentError(`\`auth.${name}\` must be a string`);
   }

@@ -14,8 +14,9 @@ import { MAX_TIMER_MS } from "../util/time.js";
 import { authError } from "./auth-error.js";
 import { localityOf } from "./url-policy.js";
 
-/** Long enough for a first consent (an account to sign in to, a second factor, a long scope list). */
-export const DEFAULT_AUTHORIZE_TIMEOUT_MS = 600_000;
+import { DEFAULT_AUTHORIZE_TIMEOUT_MS } from "./options.js";
+
+export { DEFAULT_AUTHORIZE_TIMEOUT_MS };
 
 /** The authorization URL, parsed and checked; an `"auth"` error (step authorization) naming only its scheme and host. */
 export function vetAuthorizationUrl(given: URL | string, serverUrl: URL | undefined): URL {

@@ -11,10 +11,11 @@
 import type * as Oauth from "oauth4webapi";
 import { ClientError, messageOf } from "../util/errors.js";
 import { excerpt } from "../util/text.js";
-import { untilAborted } from "../util/time.js";
+import { SpanBound, untilAborted } from "../util/time.js";
 import { authError, describe, kindOf } from "./auth-error.js";
 import type { AuthContext } from "./context.js";
 import { sameIssuer, type Discovered } from "./discovery.js";
+import { DEFAULT_AUTHORIZE_TIMEOUT_MS } from "./options.js";
 import { pendingFlowOf, type PendingFlow, type PendingFlowStore } from "./pending-flow.js";
 import { registrationFor } from "./registration.js";
 import { chooseScope } from "./scopes.js";
@@ -130,13 +131,22 @@ export function requirePkce(found: Discovered): void {
 
 /** The host shows the URL; resolves with where the authorization server redirected the browser. */
 async function askThePerson(ctx: AuthContext, url: URL, redirectUri: string): Promise<URL> {
-  const life = ctx.life;
+  // A person takes the time they take: no bound of the connect or of the call counts it. Their
+  // own bound (`authorizeTimeout`) and the connection's end still end the wait.
+  const limit = ctx.options.authorizeTimeout ?? DEFAULT_AUTHORIZE_TIMEOUT_MS;
+  const bound = new SpanBound([ctx.life], limit, () => authError("authorization", `the person did not finish authorizing within ${limit} ms (auth.authorizeTimeout)`));
+  const waiting = ctx.person.onWait;
+  callQuietly(waiting, true);
   try {
-    const answer = await untilAborted(ctx.options.authorize!(url, { signal: life, serverUrl: new URL(ctx.resourceUrl) }), life);
+    const answer = await untilAborted(ctx.options.authorize!(url, { signal: bound.signal, serverUrl: new URL(ctx.resourceUrl) }), bound.signal);
     return answer instanceof URL ? answer : new URL(answer, redirectUri);
   } catch (error) {
+    if (bound.timedOut) throw bound.signal.reason as ClientError;
     if (error instanceof ClientError) throw error;
     throw authError("authorization", `the host's authorize callback failed: ${excerpt(messageOf(error), 200)}`, error);
+  } finally {
+    bound.dispose();
+    callQuietly(waiting, false);
   }
 }
 
@@ -151,4 +161,12 @@ function checkedResponse(oauth: typeof Oauth, server: Oauth.AuthorizationServer,
   const issued = params.get("iss");
   if (issued !== null && issued !== server.issuer) throw authError("authorization", "the authorization response came from another issuer");
   return params;
+}
+
+function callQuietly(listener: ((waiting: boolean) => void) | undefined, waiting: boolean): void {
+  try {
+    listener?.(waiting);
+  } catch {
+    // The transport's listener only moves timers; nothing of the flow depends on it.
+  }
 }

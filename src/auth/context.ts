@@ -16,4 +16,6 @@ export interface AuthContext {
   readonly endpoint: TokenEndpoint;
   /** Aborts when the connection ends: a flow waiting on the person ends with it. */
   readonly life: AbortSignal;
+  /** Told when the flow starts and stops waiting on the person (the transport's bounds pause). */
+  readonly person: { onWait?: ((waiting: boolean) => void) | undefined };
 }

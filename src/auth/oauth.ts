@@ -83,9 +83,18 @@ export class OAuthAuthorizer implements Authorizer {
       get life() {
         return lifeOf();
       },
+      person: {},
     };
     this.binding = new IssuerBinding(records, resourceUrl, options);
     this.tokensKey = records.tokensKey(resourceUrl);
+  }
+
+  set onPersonWait(listener: ((waiting: boolean) => void) | undefined) {
+    this.ctx.person.onWait = listener;
+  }
+
+  get onPersonWait(): ((waiting: boolean) => void) | undefined {
+    return this.ctx.person.onWait;
   }
 
   async authorize(method: string, url: URL): Promise<Authorization | undefined> {

@@ -44,6 +44,12 @@ export interface AuthOptions {
    * URL the authorization server redirected to. `loopbackRedirect()` gives one for a local host.
    */
   authorize?: AuthorizeCallback | undefined;
+  /**
+   * How long the person is given to answer `authorize` (ms, default 600 000: a first consent
+   * takes minutes). The connect's `connectTimeout` and a call's `timeout` do not count this wait;
+   * past it the flow fails (`"auth"`, step `authorization`) and `authorize`'s signal aborts.
+   */
+  authorizeTimeout?: number | undefined;
   /** A grant without a person; by default the authorization code flow (`redirectUri`, `authorize`). */
   grant?: AuthGrant | undefined;
   /** A client registered beforehand; without one, a Client ID Metadata Document or Dynamic Client Registration. */
@@ -78,5 +84,8 @@ export interface AuthOptions {
   namespace?: string | undefined;
 }
 
-export const AUTH_OPTION_KEYS: ReadonlySet<string> = new Set(["redirectUri", "authorize", "grant", "clientId", "clientSecret", "clientMetadataUrl", "clientName", "issuer", "scope", "store", "namespace", "pendingFlow"]);
+/** Long enough for a first consent (an account to sign in to, a second factor, a long scope list). */
+export const DEFAULT_AUTHORIZE_TIMEOUT_MS = 600_000;
+
+export const AUTH_OPTION_KEYS: ReadonlySet<string> = new Set(["redirectUri", "authorize", "grant", "clientId", "clientSecret", "clientMetadataUrl", "clientName", "issuer", "scope", "store", "namespace", "pendingFlow", "authorizeTimeout"]);
 

@@ -71,6 +71,8 @@ export class Connection implements PeerHandlers, EarlyReceiver {
   /** What was ignored for coming too early or too late: a server may send it without end. */
   private readonly ignoredRequests = new Occurrences();
   private readonly droppedEarly = new Occurrences();
+  /** The connect's bound while `open()` runs: a person's wait pauses it. */
+  private connectBound: SpanBound | undefined;
 
   constructor(
     readonly transport: Transport,
@@ -84,6 +86,17 @@ export class Connection implements PeerHandlers, EarlyReceiver {
       deadlines: settings.deadlines,
     });
     this.ended = new Promise((resolve) => (this.markEnded = resolve));
+    // An OAuth consent takes the person's time, not the server's: neither the connect's bound
+    // nor a waiting call's clock counts it (the flow's own timeout and the signals still apply).
+    transport.onPersonWait = (waiting) => {
+      if (waiting) {
+        this.connectBound?.pause();
+        this.peer.pauseDeadlines();
+      } else {
+        this.connectBound?.resume();
+        this.peer.resumeDeadlines();
+      }
+    };
   }
 
   get state(): ConnectionState {
@@ -125,6 +138,7 @@ export class Connection implements PeerHandlers, EarlyReceiver {
     const started = now();
     const limit = this.settings.connectTimeout;
     const bound = new SpanBound([this.settings.signal], limit, () => new Error(`connect timeout of ${limit} ms`));
+    this.connectBound = bound;
     try {
       if (bound.signal.aborted) throw new ClientError("cancelled", "connecting was cancelled before it began", { cause: bound.signal.reason });
       await this.peer.start(bound.signal);
@@ -151,7 +165,8 @@ export class Connection implements PeerHandlers, EarlyReceiver {
       // A request of the handshake bounded by the same length (initialize has connectTimeout of
       // its own) may fire first when both are due in one turn of a late loop: a timeout at or
       // past the connect's bound is the connect's.
-      const connectTimedOut = bound.timedOut || (error instanceof ClientError && error.kind === "timeout" && now() - started >= limit);
+      const spent = now() - started - bound.pausedMs;
+      const connectTimedOut = bound.timedOut || (error instanceof ClientError && error.kind === "timeout" && spent >= limit);
       const failure = connectTimedOut
         ? new ClientError("timeout", `connecting timed out after ${limit} ms`, { cause: error })
         : bound.signal.aborted && !(error instanceof ClientError && error.kind === "cancelled")
@@ -159,9 +174,10 @@ export class Connection implements PeerHandlers, EarlyReceiver {
           : error;
       // The timeout bounds the whole connect: what is left of it bounds the wait for the end,
       // which goes on past it in the background (see `unfinished`).
-      await this.closeWithin(bound.signal.aborted ? 0 : limit - (now() - started));
+      await this.closeWithin(bound.signal.aborted ? 0 : limit - spent);
       throw failure;
     } finally {
+      this.connectBound = undefined;
       bound.dispose();
     }
   }

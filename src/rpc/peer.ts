@@ -58,6 +58,8 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
   readonly stats: PeerStats = { staleResponses: 0, invalidMessages: 0, strayProgress: 0 };
   readonly deadlines: DeadlineQueue;
   private readonly pending = new Map<number, PendingCall>();
+  /** The calls `pauseDeadlines` paused, until `resumeDeadlines`. */
+  private readonly heldForPerson = new Set<PendingCall>();
   private readonly inbound = new Map<RequestId, InboundRequest>();
   private nextId = 1;
   private callCount = 0;
@@ -160,6 +162,24 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
       }
     });
     this.deliver(sendable);
+  }
+
+  /**
+   * Stops the per-request clock of every call pending now, while the transport waits on a person
+   * (an OAuth consent); `resumeDeadlines` restarts those same calls' clocks with what they had
+   * left. A call's `maxTotalTimeout` runs on, as for any pause.
+   */
+  pauseDeadlines(): void {
+    for (const call of this.pending.values()) {
+      if (this.heldForPerson.has(call)) continue;
+      this.heldForPerson.add(call);
+      call.pause();
+    }
+  }
+
+  resumeDeadlines(): void {
+    for (const call of this.heldForPerson) call.resume();
+    this.heldForPerson.clear();
   }
 
   /** Rejects everything pending with `error` and stops answering the server. Idempotent. */

@@ -29,6 +29,8 @@ export interface Authorizer {
   accepted(sent: Authorization): void;
   /** The connection ended: a flow under way (a person who never answers, say) ends with it. */
   close(): void;
+  /** Set by the transport: told when a flow starts and stops waiting on the person. */
+  onPersonWait?: ((waiting: boolean) => void) | undefined;
 }
 
 /** Authorization rounds one request may take before its 401 or 403 stands. */

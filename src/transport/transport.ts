@@ -89,4 +89,9 @@ export interface Transport {
   destroy(): Promise<void>;
   /** A short description for error messages (the command line or the URL, secrets redacted). */
   describe(): string;
+  /**
+   * Set by the connection: told when the transport starts and stops waiting on a person (an
+   * OAuth consent), so that no bound of the connect or of a call counts that time.
+   */
+  onPersonWait?: ((waiting: boolean) => void) | undefined;
 }

@@ -63,6 +63,13 @@ export class SpanBound {
   private timer: NodeJS.Timeout | undefined;
   /** True when the time bound, not a stopper, ended the span. */
   timedOut = false;
+  /** When the bound passes (`now()` clock), while it runs; Infinity with none. */
+  private endsAt = Infinity;
+  private pauses = 0;
+  private left = 0;
+  private pausedAt = 0;
+  /** How long the bound was paused in all, for callers that measure the span's own time. */
+  pausedMs = 0;
 
   /**
    * @param ms the time bound: none when undefined or Infinity; longer than a timer holds, it
@@ -80,7 +87,27 @@ export class SpanBound {
       stopper.addEventListener("abort", this, { once: true });
       this.stoppers.push(stopper);
     }
-    if (ms !== undefined && ms >= 0 && Number.isFinite(ms)) this.arm(ms);
+    if (ms !== undefined && ms >= 0 && Number.isFinite(ms)) {
+      this.endsAt = now() + ms;
+      this.arm(ms);
+    }
+  }
+
+  /** Stops the time bound (a person is being asked); nests. Stoppers still end the span. */
+  pause(): void {
+    if (this.pauses++ > 0 || this.endsAt === Infinity || this.controller.signal.aborted) return;
+    this.pausedAt = now();
+    this.left = Math.max(0, this.endsAt - this.pausedAt);
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Undoes one `pause()`: the bound goes on with the time it had left. */
+  resume(): void {
+    if (this.pauses === 0 || --this.pauses > 0 || this.endsAt === Infinity || this.controller.signal.aborted) return;
+    this.pausedMs += now() - this.pausedAt;
+    this.endsAt = now() + this.left;
+    this.arm(this.left);
   }
 
   private arm(left: number): void {

@@ -104,12 +104,47 @@ describe("a protected server", () => {
     expect(servers.authorizations).toEqual([]);
   });
 
-  it("ends a flow whose person never answers with the connection: the connect times out, nothing waits on", async () => {
+  it("ends a flow whose person never answers at auth.authorizeTimeout: the connect fails with \"auth\", and authorize's signal aborts", async () => {
     const servers = await startOAuthServers();
+    let signal: AbortSignal | undefined;
     const error = await client()
-      .connect("p", { url: servers.resourceUrl, auth: { redirectUri: REDIRECT, store: memoryStore(), authorize: () => new Promise(() => {}) } }, { connectTimeout: 300 })
+      .connect("p", {
+        url: servers.resourceUrl,
+        auth: {
+          redirectUri: REDIRECT,
+          store: memoryStore(),
+          authorizeTimeout: 300,
+          authorize: (_url, context) => {
+            signal = context.signal;
+            return new Promise(() => {});
+          },
+        },
+      })
       .catch((e: unknown) => e);
-    expect(error).toMatchObject({ kind: "timeout" });
+    expect(error).toMatchObject({ kind: "auth", message: expect.stringContaining("did not finish authorizing within 300 ms") as string });
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it("gives the person's consent the time it takes: neither connectTimeout nor the handshake's request timeout counts it", async () => {
+    const servers = await startOAuthServers();
+    const host = track(new Client({ name: "host", version: "1", logger: capturingLogger(), requestTimeout: 1_000 }));
+    const server = await host.connect(
+      "p",
+      {
+        url: servers.resourceUrl,
+        auth: {
+          redirectUri: REDIRECT,
+          store: memoryStore(),
+          // The person answers after both bounds would have passed: three times the connect's.
+          authorize: async (url) => {
+            await new Promise((resolve) => setTimeout(resolve, 3_000));
+            return approve(url);
+          },
+        },
+      },
+      { connectTimeout: 1_000 },
+    );
+    expect((await server.listTools()).length).toBeGreaterThan(0);
   });
 
   it("refreshes on a 401 to its token, without asking the person again", async () => {
