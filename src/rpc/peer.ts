@@ -58,8 +58,8 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
   readonly stats: PeerStats = { staleResponses: 0, invalidMessages: 0, strayProgress: 0 };
   readonly deadlines: DeadlineQueue;
   private readonly pending = new Map<number, PendingCall>();
-  /** The calls `pauseDeadlines` paused, until `resumeDeadlines`. */
-  private readonly heldForPerson = new Set<PendingCall>();
+  /** The calls `pauseDeadlines` paused, until `resumeDeadlines` (made on the first pause: most connections never have one). */
+  private heldForPerson: Set<PendingCall> | undefined;
   private readonly inbound = new Map<RequestId, InboundRequest>();
   private nextId = 1;
   private callCount = 0;
@@ -170,16 +170,18 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
    * left. A call's `maxTotalTimeout` runs on, as for any pause.
    */
   pauseDeadlines(): void {
+    const held = (this.heldForPerson ??= new Set());
     for (const call of this.pending.values()) {
-      if (this.heldForPerson.has(call)) continue;
-      this.heldForPerson.add(call);
+      if (held.has(call)) continue;
+      held.add(call);
       call.pause();
     }
   }
 
   resumeDeadlines(): void {
-    for (const call of this.heldForPerson) call.resume();
-    this.heldForPerson.clear();
+    const held = this.heldForPerson;
+    this.heldForPerson = undefined;
+    for (const call of held ?? []) call.resume();
   }
 
   /** Rejects everything pending with `error` and stops answering the server. Idempotent. */
