@@ -33,6 +33,8 @@ export class StandaloneStream {
     const link = this.link;
     const cursor: SseCursor = {};
     let failures = 0;
+    /** False once the server refused this page a resumption (CORS): later streams start afresh. */
+    let resumable = true;
     while (link.isOpen && !this.ticket.cancelled) {
       let received = false;
       let asked: number | undefined;
@@ -46,7 +48,7 @@ export class StandaloneStream {
           method: "GET",
           url: link.url,
           headers: link.session.headers("get"),
-          extra: cursor.lastEventId === undefined ? undefined : { "last-event-id": cursor.lastEventId },
+          extra: cursor.lastEventId === undefined || !resumable ? undefined : { "last-event-id": cursor.lastEventId },
           ticket: this.ticket,
         });
         if (response.status === 405) {
@@ -77,6 +79,14 @@ export class StandaloneStream {
         }
       } catch (error) {
         if (this.ticket.cancelled || !link.isOpen) return;
+        // A page whose server does not allow Last-Event-ID (CORS) cannot resume; the spec lets a
+        // client open a new stream instead, so it does, rather than fail every try the same way.
+        // What the server sent meanwhile on the old stream may be lost: said once.
+        if (resumable && cursor.lastEventId !== undefined && refusedForCors(error)) {
+          link.logger.warn(`the server does not allow this page to resume its event stream (Last-Event-ID is not in Access-Control-Allow-Headers): ${link.describe()} opens new streams instead, and what it sent between two may be lost`);
+          resumable = false;
+          continue;
+        }
         link.logger.debug("the standalone event stream failed", { error });
       }
       failures = received ? 0 : failures + 1;
@@ -88,4 +98,8 @@ export class StandaloneStream {
       await this.ticket.sleep(asked === undefined ? backoff : Math.min(asked, MAX_RETRY_MS));
     }
   }
+}
+
+function refusedForCors(error: unknown): boolean {
+  return error instanceof ClientError && (error.data as { reason?: unknown } | undefined)?.reason === "cors";
 }

@@ -238,6 +238,37 @@ describe("the web entry in Chromium", needs("chromium-headless-shell"), () => {
     expect(await tab.evaluate(async () => ((await (globalThis as unknown as { refused: ServerHandle }).refused.callTool("echo", { text: "back" })).content[0] as { text: string }).text)).toBe("echo back");
   });
 
+  it("a server that does not allow Last-Event-ID: the page's event stream, cut, opens anew without resuming, and what the server sends comes again", async () => {
+    const { raw, front } = await rawBehindFront({ getStream: true });
+    front.policy.allowHeaders = (mcpPolicy().allowHeaders as string[]).filter((name) => name !== "last-event-id");
+    const { page: tab } = await page();
+    await tab.evaluate(async (url) => {
+      const state = { seen: [] as unknown[], warnings: [] as string[] };
+      (globalThis as { streamState?: unknown }).streamState = state;
+      const quiet = (): void => {};
+      const client = new Conduit.Client({ name: "page", version: "1.0.0", logger: { debug: quiet, info: quiet, error: quiet, warn: (message) => state.warnings.push(message) } });
+      client.onNotification(({ method, params }) => {
+        if (method === "notifications/custom/tick") state.seen.push(params?.["n"]);
+      });
+      await client.connect("raw", { url });
+    }, front.url);
+    const seen = (count: number) => tab.waitForFunction((n) => (globalThis as unknown as { streamState: { seen: unknown[] } }).streamState.seen.length >= n, count);
+    const first = await raw.nextGetStream();
+    raw.pushGet({ jsonrpc: "2.0", method: "notifications/custom/tick", params: { n: 1 } }, { id: "1" });
+    await seen(1);
+    first.end();
+    // The resumption (Last-Event-ID: 1) is refused by the browser; a new stream is opened.
+    await raw.nextGetStream(15_000);
+    raw.pushGet({ jsonrpc: "2.0", method: "notifications/custom/tick", params: { n: 2 } }, { id: "2" });
+    await seen(2);
+    const state = await tab.evaluate(() => (globalThis as unknown as { streamState: { seen: unknown[]; warnings: string[] } }).streamState);
+    expect(state.seen).toEqual([1, 2]);
+    expect(front.preflights.some((preflight) => preflight.method === "GET" && preflight.headers.includes("last-event-id") && !preflight.allowed)).toBe(true);
+    const gets = front.requests.filter((request) => request.method === "GET");
+    expect(gets.at(-1)!.headers["last-event-id"]).toBeUndefined();
+    expect(state.warnings.filter((message) => message.includes("does not allow this page to resume its event stream"))).toHaveLength(1);
+  });
+
   it("an origin the server does not allow: connect fails with the CORS error of the legacy handshake it fell back to", async () => {
     legacyFront.policy.allowOrigins = ["http://elsewhere.example"];
     const before = legacyFront.requests.length;
