@@ -80,20 +80,27 @@ export async function continueWithInput(
 ): Promise<Record<string, unknown>> {
   const total = options.maxTotalTimeout;
   const lifetime = options.lifetime?.();
-  const span = new SpanBound([options.signal, lifetime], total === undefined ? undefined : Math.max(0, started + total - now()), () => new Error(`maxTotalTimeout of ${total} ms`));
+  // With no total bound and one signal that can end the flow (the connection's life, most
+  // often), that signal is the flow's own: no span (an abort controller, a listener on each
+  // signal) per call. Both signals, or a total bound, need one.
+  const span =
+    total === undefined && (options.signal === undefined || lifetime === undefined)
+      ? undefined
+      : new SpanBound([options.signal, lifetime], total === undefined ? undefined : Math.max(0, started + total - now()), () => new Error(`maxTotalTimeout of ${total} ms`));
+  const signal = span === undefined ? (options.signal ?? lifetime) : span.signal;
   try {
-    return await rounds(params, asked, options, leg, answer, span.signal);
+    return await rounds(params, asked, options, leg, answer, signal);
   } catch (error) {
-    if (span.timedOut) throw new ClientError("timeout", `${options.method} timed out after ${total} ms (maxTotalTimeout)`, { cause: error });
-    const reason: unknown = span.signal.reason;
+    if (span?.timedOut === true) throw new ClientError("timeout", `${options.method} timed out after ${total} ms (maxTotalTimeout)`, { cause: error });
+    const reason: unknown = signal?.reason;
     // The connection ended under the flow: its own error (closed, or what broke it).
     if (lifetime?.aborted === true && reason === lifetime.reason && reason instanceof ClientError) throw reason;
-    if (span.signal.aborted && !(error instanceof ClientError && error.kind === "cancelled")) {
+    if (signal?.aborted === true && !(error instanceof ClientError && error.kind === "cancelled")) {
       throw new ClientError("cancelled", `${options.method} was cancelled`, { cause: reason });
     }
     throw error;
   } finally {
-    span.dispose();
+    span?.dispose();
   }
 }
 
