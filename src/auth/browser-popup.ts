@@ -19,11 +19,10 @@
  * Each wait ends on the redirect, on the timeout (10 minutes by default: a first consent takes
  * time), or on the connection's end (the context's signal), and closes the popup when it fails.
  */
-import { knownKeys } from "../util/arguments.js";
 import { ClientError, InvalidArgumentError } from "../util/errors.js";
 import { authError } from "./auth-error.js";
-import { checkPrefix, isCallbackMessage, openChannel, page, quietly, readRecord, storageOf, type OpenedWindow, type StorageEventLike } from "./browser-channel.js";
-import { checkRedirectUri, checkTimeout, vetAuthorizationUrl } from "./browser-url.js";
+import { isCallbackMessage, openChannel, quietly, readRecord, storageOf, type OpenedWindow, type StorageEventLike } from "./browser-channel.js";
+import { helperOptions, vetAuthorizationUrl } from "./browser-url.js";
 import type { AuthorizeCallback } from "./options.js";
 
 export interface BrowserPopupOptions {
@@ -69,12 +68,7 @@ export function isPopupBlocked(error: unknown): boolean {
 
 export function browserPopup(options: BrowserPopupOptions): BrowserAuthorization {
   const what = "browserPopup";
-  if (typeof options !== "object" || options === null) throw new InvalidArgumentError(`${what} needs its options`);
-  knownKeys(`${what}'s options`, options, OPTION_KEYS);
-  const win = page(what);
-  const redirect = checkRedirectUri(what, options.redirectUri, win.location.origin);
-  const timeoutMs = checkTimeout(what, options.timeoutMs);
-  const prefix = checkPrefix(what, options.prefix);
+  const { win, redirect, timeoutMs, prefix } = helperOptions(what, options, OPTION_KEYS);
   const features = options.features ?? DEFAULT_FEATURES;
   if (typeof features !== "string") throw new InvalidArgumentError(`${what}'s \`features\` must be a string`);
   const onBlocked = options.onBlocked;

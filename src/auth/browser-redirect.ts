@@ -10,12 +10,11 @@
  * The authorization URL is vetted first (`browser-url.ts`). The wait after the navigation ends
  * on the timeout or the connection's end: the page normally unloads before either.
  */
-import { knownKeys } from "../util/arguments.js";
-import { ClientError, InvalidArgumentError } from "../util/errors.js";
+import { ClientError } from "../util/errors.js";
 import { authError } from "./auth-error.js";
-import { checkPrefix, page, quietly, storageOf } from "./browser-channel.js";
+import { quietly, storageOf } from "./browser-channel.js";
 import type { BrowserAuthorization } from "./browser-popup.js";
-import { checkRedirectUri, checkTimeout, vetAuthorizationUrl } from "./browser-url.js";
+import { checkRedirectUri, helperOptions, vetAuthorizationUrl } from "./browser-url.js";
 import type { PendingFlowStore } from "./pending-flow.js";
 
 export interface BrowserRedirectOptions {
@@ -39,12 +38,7 @@ const OPTION_KEYS: ReadonlySet<string> = new Set(["redirectUri", "returnTo", "ti
 
 export function browserRedirect(options: BrowserRedirectOptions): BrowserRedirectAuthorization {
   const what = "browserRedirect";
-  if (typeof options !== "object" || options === null) throw new InvalidArgumentError(`${what} needs its options`);
-  knownKeys(`${what}'s options`, options, OPTION_KEYS);
-  const win = page(what);
-  const redirect = checkRedirectUri(what, options.redirectUri, win.location.origin);
-  const timeoutMs = checkTimeout(what, options.timeoutMs);
-  const prefix = checkPrefix(what, options.prefix);
+  const { win, redirect, timeoutMs, prefix } = helperOptions(what, options, OPTION_KEYS);
   const returnTo = options.returnTo;
   if (returnTo !== undefined) checkRedirectUri(`${what}'s \`returnTo\``, returnTo, win.location.origin);
 

@@ -8,10 +8,12 @@
  * And the callback page must be on the page's own origin: the redirect comes back over the
  * origin's BroadcastChannel and storage, which no other origin shares.
  */
+import { knownKeys } from "../util/arguments.js";
 import { InvalidArgumentError } from "../util/errors.js";
 import { excerpt } from "../util/text.js";
 import { MAX_TIMER_MS } from "../util/time.js";
 import { authError } from "./auth-error.js";
+import { checkPrefix, page, type Page } from "./browser-channel.js";
 import { localityOf } from "./url-policy.js";
 
 import { DEFAULT_AUTHORIZE_TIMEOUT_MS } from "./options.js";
@@ -54,6 +56,15 @@ export function checkTimeout(what: string, timeoutMs: unknown): number {
     throw new InvalidArgumentError(`${what}'s \`timeoutMs\` must be between 1 and ${MAX_TIMER_MS} ms`);
   }
   return timeoutMs;
+}
+
+/** What both authorize helpers check of their options first: their keys, the page, the callback URL, the wait, the prefix. */
+export function helperOptions(what: string, options: unknown, keys: ReadonlySet<string>): { win: Page; redirect: URL; timeoutMs: number; prefix: string } {
+  if (typeof options !== "object" || options === null) throw new InvalidArgumentError(`${what} needs its options`);
+  knownKeys(`${what}'s options`, options, keys);
+  const given = options as { redirectUri?: unknown; timeoutMs?: unknown; prefix?: unknown };
+  const win = page(what);
+  return { win, redirect: checkRedirectUri(what, given.redirectUri, win.location.origin), timeoutMs: checkTimeout(what, given.timeoutMs), prefix: checkPrefix(what, given.prefix) };
 }
 
 /** Where a URL leads, without its query (the flow's parameters) or anything after. */
