@@ -16,7 +16,7 @@ const TICKS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 5
 
 export function renderChart(report) {
   const rows = report.scenarios;
-  const ratios = rows.flatMap((row) => [row.ratioVsSdk, row.ratioVsRaw, row.target?.vs ? row.target.goal : null]).filter((v) => v != null && v > 0);
+  const ratios = rows.flatMap((row) => [row.ratioVsSdk, row.ratioVsRaw, ...marks(row).map((mark) => mark.goal)]).filter((v) => v != null && v > 0);
   const lo = Math.min(0.5, ...ratios.map((v) => v / 1.3));
   const hi = Math.max(2, ...ratios.map((v) => v * 1.3));
   const plotLeft = LEFT;
@@ -72,8 +72,8 @@ export function renderChart(report) {
       out.push(`<rect x="${left.toFixed(1)}" y="${by}" width="${width.toFixed(1)}" height="${BAR}" fill="${COLORS[vs]}"${value < 1 ? ` stroke="${COLORS.worse}" stroke-width="1"` : ""}/>`);
       // The label starts after the bar, and after the target mark when the mark is further right.
       let labelX = (value >= 1 ? x1 : x0) + 5;
-      if (row.target?.vs === vs) {
-        const tx = clampX(row.target.goal);
+      for (const mark of marks(row).filter((m) => m.vs === vs)) {
+        const tx = clampX(mark.goal);
         out.push(`<rect x="${(tx - 1.5).toFixed(1)}" y="${by - 3}" width="3" height="${BAR + 6}" fill="${COLORS.target}"/>`);
         if (tx + 5 > labelX - 4) labelX = Math.max(labelX, tx + 6);
       }
@@ -82,7 +82,7 @@ export function renderChart(report) {
     if (row.target != null) {
       const t = row.target;
       const verdict = t.met == null ? "?" : t.met ? "met" : "missed";
-      const now = t.vs ? `${formatRatio(t.vs === "sdk" ? row.ratioVsSdk : row.ratioVsRaw)} (needs ≥ ${formatRatio(t.goal)})` : `${row.conduit} ${row.unit}`;
+      const now = (t.parts ?? [t]).map((p) => (p.vs ? `${formatRatio(p.vs === "sdk" ? row.ratioVsSdk : row.ratioVsRaw)} (needs ≥ ${formatRatio(p.goal)})` : `${row.conduit} ${row.unit}`)).join(", ");
       out.push(text(WIDTH - TEXT_COLUMN + 10, y + 32, `target ${t.text}`, { fill: COLORS.target }));
       out.push(text(WIDTH - TEXT_COLUMN + 10, y + 47, `${now}: ${verdict}`, { weight: 600, fill: t.met === false ? COLORS.worse : COLORS.text }));
     }
@@ -94,6 +94,13 @@ export function renderChart(report) {
   out.push(text(LEFT, height - 9, "Drawn by bench/lib/chart.mjs from docs/performance.json (npm run bench -- --write-docs).", { fill: COLORS.muted, size: 11 }));
   out.push("</svg>");
   return `${out.join("\n")}\n`;
+}
+
+/** The relative bounds of a row's target, each a mark on the bar of the client it is against. */
+function marks(row) {
+  const target = row.target;
+  if (target == null) return [];
+  return (target.parts ?? [target]).filter((part) => part.vs);
 }
 
 function formatRatio(value) {

@@ -17,22 +17,30 @@ export function machine() {
 /**
  * A row's target, as the issue states it: relative to another client (`vs: "sdk" | "raw"`,
  * Conduit's value at most `max`× or at least `min`× the other's) or absolute (Conduit's value at
- * most `max` / at least `min`, in the row's unit). Returns the JSON form: the text, the goal
- * as a ratio oriented like ratioVsSdk/ratioVsRaw (> 1 better) for relative targets, and
- * whether this run met it (null when a value is missing).
+ * most `max` / at least `min`, in the row's unit). A target with `all: [part, …]` (each part such
+ * a bound) is met when every part is. Returns the JSON form: the text, the goal as a ratio
+ * oriented like ratioVsSdk/ratioVsRaw (> 1 better) for relative targets, whether this run met it
+ * (null when a value is missing), and `parts` (each bound's own goal and verdict).
  */
 export function evaluateTarget(row) {
   const target = row.target;
   if (target == null) return null;
-  if (target.vs !== undefined) {
-    const bound = target.max ?? target.min;
+  const parts = (target.all ?? [target]).map((part) => evaluatePart(row, part));
+  const met = parts.some((part) => part.met === false) ? false : parts.some((part) => part.met == null) ? null : true;
+  const [first] = parts;
+  return { text: target.text, vs: first.vs, goal: first.goal, met, ...(target.all === undefined ? {} : { parts }) };
+}
+
+function evaluatePart(row, part) {
+  if (part.vs !== undefined) {
+    const bound = part.max ?? part.min;
     const goal = row.better === "lower" ? 1 / bound : bound;
-    const oriented = target.vs === "sdk" ? row.ratioVsSdk : row.ratioVsRaw;
-    return { text: target.text, vs: target.vs, goal: fixed(goal, 3), met: oriented == null ? null : oriented >= goal - 1e-9 };
+    const oriented = part.vs === "sdk" ? row.ratioVsSdk : row.ratioVsRaw;
+    return { vs: part.vs, goal: fixed(goal, 3), met: oriented == null ? null : oriented >= goal - 1e-9 };
   }
   const value = row.conduit;
-  const met = value == null ? null : target.max !== undefined ? value <= target.max : value >= target.min;
-  return { text: target.text, vs: null, goal: target.max ?? target.min, met };
+  const met = value == null ? null : part.max !== undefined ? value <= part.max : value >= part.min;
+  return { vs: null, goal: part.max ?? part.min, met };
 }
 
 export function toReport(rows) {

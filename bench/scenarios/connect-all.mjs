@@ -16,7 +16,13 @@ export default {
   clients: ["conduit", "sdk"],
   rows: [
     { key: "ms", name: "50 stdio servers connected at once: wall time", unit: "ms", better: "lower" },
-    { key: "perServer", name: "50 stdio servers connected at once: RSS per server", unit: "KiB", better: "lower" },
+    {
+      key: "perServer",
+      name: "50 stdio servers connected at once: RSS per server",
+      unit: "KiB",
+      better: "lower",
+      target: { vs: "sdk", max: 0.3, text: "≤ 0.3× the official client" },
+    },
   ],
 
   async measure(client) {
