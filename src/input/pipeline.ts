@@ -84,11 +84,12 @@ export class InputPipeline {
     return false;
   }
 
-  async answer(method: string, params: Record<string, unknown> | undefined, source: InputSource): Promise<InputOutcome> {
-    if (!this.declared(method, source.version)) return { kind: "undeclared", message: `the client did not declare the capability for ${method}` };
+  // Not async: it hands on the promise of the step that runs, rather than wrapping it in another.
+  answer(method: string, params: Record<string, unknown> | undefined, source: InputSource): Promise<InputOutcome> {
+    if (!this.declared(method, source.version)) return Promise.resolve({ kind: "undeclared", message: `the client did not declare the capability for ${method}` });
     if (!source.budget.take()) {
       const code = method === "sampling/createMessage" ? this.settings.sampling.rejectionCode : BUSY;
-      return { kind: "refused", code, message: `too many input requests from server "${source.serverId}"` };
+      return Promise.resolve({ kind: "refused", code, message: `too many input requests from server "${source.serverId}"` });
     }
     const given = params ?? {};
     if (method === "sampling/createMessage") return this.sample(given, source);

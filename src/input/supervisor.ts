@@ -5,10 +5,12 @@
  * outcome settled before the callback did (a timeout, an abort) carries `running`, which
  * settles when the callback does, so that what the callback holds can stay held until then.
  *
- * The callback's signal is made only if the callback reads it, and the deadline rides on a
+ * The callback's signal is made only if the callback reads it; the deadline (counted from the
+ * call) and the outer signal's listener only if it returns a promise; the deadline rides on a
  * shared `DeadlineQueue` instead of a timer of its own.
  */
 import { Deadline, type DeadlineOwner, type DeadlineQueue } from "../rpc/deadline.js";
+import { now } from "../util/time.js";
 
 export type Supervised<T> =
   | { status: "ok"; value: T }
@@ -32,20 +34,28 @@ class Supervision<T> implements DeadlineOwner, SignalSource {
   /** Why the callback's signal aborts (once settled by a timeout or the outer signal). */
   private abortedWith: unknown = undefined;
   private done = false;
-  private readonly deadline: Deadline;
-  promise: Promise<Supervised<T>>;
-  private resolve!: (outcome: Supervised<T>) => void;
+  private deadline: Deadline | undefined;
+  private promise!: Promise<Supervised<T>>;
+  private resolve: ((outcome: Supervised<T>) => void) | undefined;
   /** Settles when the callback does. */
   running: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly timeoutMs: number,
     private readonly outer: AbortSignal | undefined,
-    queue: DeadlineQueue,
-  ) {
+  ) {}
+
+  /**
+   * The callback returned a promise: from now on its deadline (`leftMs` of it remain) and the
+   * outer signal can settle the outcome first.
+   */
+  watch(queue: DeadlineQueue, leftMs: number): Promise<Supervised<T>> {
     this.promise = new Promise((resolve) => (this.resolve = resolve));
-    this.deadline = new Deadline(queue, timeoutMs, undefined, this);
-    outer?.addEventListener("abort", this, { once: true });
+    this.deadline = new Deadline(queue, Math.max(0, leftMs), undefined, this);
+    this.outer?.addEventListener("abort", this, { once: true });
+    // The outer signal may have aborted while the callback's synchronous part ran.
+    if (this.outer?.aborted === true) this.handleEvent();
+    return this.promise;
   }
 
   get signal(): AbortSignal {
@@ -59,13 +69,16 @@ class Supervision<T> implements DeadlineOwner, SignalSource {
   settle(outcome: Supervised<T>, abortReason?: unknown): void {
     if (this.done) return;
     this.done = true;
-    this.deadline.clear();
-    this.outer?.removeEventListener("abort", this);
+    if (this.deadline !== undefined) {
+      this.deadline.clear();
+      this.outer?.removeEventListener("abort", this);
+    }
     if (abortReason !== undefined) {
       this.abortedWith = abortReason;
       this.controller?.abort(abortReason);
     }
-    this.resolve(outcome);
+    // Unwatched (answered at once), the outcome goes back as the return value instead.
+    this.resolve?.(outcome);
   }
 
   /** The deadline passed. */
@@ -88,14 +101,39 @@ export function supervise<T>(
   queue: DeadlineQueue,
 ): Promise<Supervised<T>> {
   if (outer?.aborted === true) return Promise.resolve({ status: "aborted", reason: outer.reason as unknown, running: Promise.resolve() });
-  const supervision = new Supervision<T>(timeoutMs, outer, queue);
+  const supervision = new Supervision<T>(timeoutMs, outer);
+  const started = now();
+  let value: T | Promise<T>;
   try {
-    supervision.running = Promise.resolve(run(supervision)).then(
-      (value) => supervision.settle({ status: "ok", value }),
-      (error: unknown) => supervision.settle({ status: "threw", error }),
-    );
+    value = run(supervision);
   } catch (error) {
     supervision.settle({ status: "threw", error });
+    return Promise.resolve({ status: "threw", error });
   }
-  return supervision.promise;
+  if (!isThenable(value)) {
+    // Answered at once (a policy, a test, a cached answer): there was nothing to time or to
+    // withdraw, and no deadline, listener or promise is made for it.
+    // The callback may have aborted it (TypeScript cannot know a call changed it).
+    if (abortedNow(outer)) {
+      const reason = outer.reason as unknown;
+      supervision.settle({ status: "aborted", reason, running: Promise.resolve() }, reason ?? new Error("aborted"));
+      return Promise.resolve({ status: "aborted", reason, running: Promise.resolve() });
+    }
+    supervision.settle({ status: "ok", value });
+    return Promise.resolve({ status: "ok", value });
+  }
+  const outcome = supervision.watch(queue, timeoutMs - (now() - started));
+  supervision.running = Promise.resolve(value).then(
+    (settled) => supervision.settle({ status: "ok", value: settled }),
+    (error: unknown) => supervision.settle({ status: "threw", error }),
+  );
+  return outcome;
+}
+
+function abortedNow(signal: AbortSignal | undefined): signal is AbortSignal {
+  return signal?.aborted === true;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
 }

@@ -16,6 +16,7 @@ import { callHost } from "../util/logger.js";
 import type { RequestId } from "../util/json.js";
 import { excerpt, redactCommandLine } from "../util/text.js";
 import { sanitize } from "../util/sanitize.js";
+import { messageText } from "../util/message-text.js";
 import { LineFramer, LineTooLongError } from "./line-framer.js";
 import { MAX_QUEUED_WRITE_BYTES, StdinWriter } from "./stdin-writer.js";
 import { groupAlive, isWindows, signalGroup, trackGroup, untrackGroup, waitForExit, waitForGroupGone } from "./process-group.js";
@@ -231,7 +232,7 @@ export class StdioTransport implements Transport {
     if (this.state !== "open") return undefined;
     let line: string;
     try {
-      line = JSON.stringify(message);
+      line = messageText(message);
     } catch (error) {
       throw new InvalidArgumentError(`message is not serialisable to JSON: ${messageOf(error)}`);
     }

@@ -13,6 +13,7 @@ import { isObject } from "../util/json.js";
 import { InvalidArgumentError } from "../util/errors.js";
 import type { HeaderParam } from "./x-mcp-header.js";
 import { toBase64, utf8 } from "../util/bytes.js";
+import { encodeOnce } from "../util/message-text.js";
 
 export const META = {
   protocolVersion: "io.modelcontextprotocol/protocolVersion",
@@ -34,7 +35,8 @@ export class Envelope {
   private readonly leveled = new Map<LoggingLevel, Readonly<Record<string, unknown>>>();
 
   constructor(version: string, clientInfo: Implementation, capabilities: ClientCapabilities) {
-    this.base = Object.freeze({
+    // Serialised once (messageText): the transports splice its text into every request.
+    this.base = encodeOnce({
       [META.protocolVersion]: version,
       [META.clientInfo]: clientInfo,
       [META.clientCapabilities]: capabilities,
@@ -56,7 +58,7 @@ export class Envelope {
   private withLevel(level: LoggingLevel): Readonly<Record<string, unknown>> {
     let meta = this.leveled.get(level);
     if (meta === undefined) {
-      meta = Object.freeze({ ...this.base, [META.logLevel]: level });
+      meta = encodeOnce({ ...this.base, [META.logLevel]: level });
       this.leveled.set(level, meta);
     }
     return meta;

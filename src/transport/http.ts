@@ -21,6 +21,7 @@ import type { RequestId } from "../util/json.js";
 import type { Logger } from "../util/logger.js";
 import { excerpt, redactUrl } from "../util/text.js";
 import { now } from "../util/time.js";
+import { messageText } from "../util/message-text.js";
 import { BodyTooLargeError, HttpStatusError } from "./http-body.js";
 import { Ticket, fetchBackend, fetchExchange, type Credentials, type Exchange, type FetchLike, type HttpBackend } from "./http-exchange.js";
 import { post, type HttpLink } from "./http-post.js";
@@ -180,7 +181,7 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
     if (this.state !== "open") return Promise.reject(new ClientError("closed", "the HTTP transport is closed"));
     let body: string;
     try {
-      body = JSON.stringify(message);
+      body = messageText(message);
     } catch (error) {
       throw new InvalidArgumentError(`message is not serialisable to JSON: ${messageOf(error)}`);
     }

@@ -261,6 +261,46 @@ describe("supervise", () => {
     await expect(supervise(() => Promise.resolve("v"), 1000, live(), queue)).resolves.toEqual({ status: "ok", value: "v" });
   });
 
+  it("reports as aborted a request withdrawn while the callback's synchronous part ran, whether it answered at once or later", async () => {
+    for (const answer of [() => "now", () => new Promise<string>(() => {})]) {
+      const outer = new AbortController();
+      let inner: AbortSignal | undefined;
+      const outcome = await supervise(
+        (source) => {
+          inner = source.signal;
+          outer.abort("withdrawn");
+          return answer();
+        },
+        1000,
+        outer.signal,
+        queue,
+      );
+      expect(outcome).toEqual({ status: "aborted", reason: "withdrawn", running: expect.any(Promise) });
+      expect(inner!.aborted).toBe(true);
+    }
+  });
+
+  it("leaves the outer signal without a listener once a callback answered, at once or later", async () => {
+    const outer = new AbortController();
+    let listeners = 0;
+    const add = outer.signal.addEventListener.bind(outer.signal);
+    const remove = outer.signal.removeEventListener.bind(outer.signal);
+    outer.signal.addEventListener = (...args: Parameters<AbortSignal["addEventListener"]>) => {
+      listeners += 1;
+      add(...args);
+    };
+    outer.signal.removeEventListener = (...args: Parameters<AbortSignal["removeEventListener"]>) => {
+      listeners -= 1;
+      remove(...args);
+    };
+    await supervise(() => 1, 1000, outer.signal, queue);
+    expect(listeners).toBe(0);
+    const later = supervise(() => Promise.resolve(2), 1000, outer.signal, queue);
+    expect(listeners).toBe(1);
+    await expect(later).resolves.toEqual({ status: "ok", value: 2 });
+    expect(listeners).toBe(0);
+  });
+
   it("reports a sync throw and an async rejection as threw, with the error", async () => {
     const error = new Error("sync");
     await expect(

@@ -1,0 +1,56 @@
+// util/message-text.ts writes a request's registered `_meta` from text made once: what it writes
+// must be, byte for byte, what JSON.stringify writes, whatever the params hold.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { Envelope } from "../../src/protocol/envelope.js";
+import { encodeOnce, messageText } from "../../src/util/message-text.js";
+
+const seed = process.env.FUZZ_SEED === undefined ? {} : { seed: Number(process.env.FUZZ_SEED) };
+const json = fc.jsonValue({ maxDepth: 3 });
+const params = fc.dictionary(fc.string({ maxLength: 12 }), json, { maxKeys: 5 });
+
+describe("messageText", () => {
+  const envelope = new Envelope("2026-07-28", { name: "t\u2028\"x", version: "1" }, { elicitation: { form: {} }, roots: {} });
+
+  it("writes what JSON.stringify writes for any request the envelope wrapped, with a log level or none", () => {
+    fc.assert(
+      fc.property(params, fc.option(fc.constantFrom("debug", "error"), { nil: undefined }), fc.nat(), fc.boolean(), (given, level, id, notification) => {
+        const wrapped = envelope.wrap(given, level);
+        const message = notification ? { jsonrpc: "2.0", method: "m", params: wrapped } : { jsonrpc: "2.0", id, method: "tools/call", params: wrapped };
+        expect(messageText(message)).toBe(JSON.stringify(message));
+        // Nothing of the message changed on the way.
+        expect(wrapped._meta).toBe(envelope.wrap(undefined, level)._meta);
+      }),
+      { numRuns: 1500, ...seed },
+    );
+  });
+
+  it("writes what JSON.stringify writes when the registered object is not the params' last key, or not theirs", () => {
+    const meta = encodeOnce({ a: 1 });
+    const cases: object[] = [
+      { jsonrpc: "2.0", id: 1, method: "m", params: { _meta: meta, after: 2 } },
+      { jsonrpc: "2.0", id: 1, params: { _meta: meta }, method: "m" },
+      { jsonrpc: "2.0", id: 1, method: "m", params: Object.freeze({ x: 1, _meta: meta }) },
+      { jsonrpc: "2.0", id: 1, method: "m", params: { _meta: { a: 1 } } },
+      { jsonrpc: "2.0", id: 1, result: { _meta: meta } },
+      [{ jsonrpc: "2.0", id: 1, method: "m", params: { _meta: meta } }],
+      { jsonrpc: "2.0", id: 1, method: "m", params: { _meta: meta } },
+    ];
+    for (const message of cases) expect(messageText(message)).toBe(JSON.stringify(message));
+  });
+
+  it("keeps what it registered from changing under it: the object is a frozen copy", () => {
+    const capabilities = { elicitation: { form: {} as Record<string, unknown> } };
+    const meta = encodeOnce({ capabilities });
+    capabilities.elicitation.form.changed = true;
+    expect(JSON.stringify(meta)).toBe('{"capabilities":{"elicitation":{"form":{}}}}');
+    expect(Object.isFrozen(meta.capabilities.elicitation)).toBe(true);
+  });
+
+  it("throws as JSON.stringify does on what cannot be serialised, and leaves the params as they were", () => {
+    const wrapped = envelope.wrap({ big: 1n });
+    const meta = wrapped._meta;
+    expect(() => messageText({ jsonrpc: "2.0", id: 1, method: "m", params: wrapped })).toThrow(TypeError);
+    expect(wrapped._meta).toBe(meta);
+  });
+});
