@@ -1,7 +1,8 @@
-// The three clients as the probes use them, each library loaded only when asked for (so that a
+// The four clients as the probes use them, each library loaded only when asked for (so that a
 // probe's import and memory are those of one library): Conduit through its public API from the
-// built package, the official client with its defaults, and the bare loops (bench/clients/raw.mjs
-// over stdio, the many-connection HTTP one of this folder).
+// built package, the official client with its defaults, the bare loops (bench/clients/raw.mjs
+// over stdio, the many-connection HTTP one of this folder), and the AI SDK's client
+// (bench/clients/ai-sdk.mjs; it has no log hook: it takes no notifications at all).
 // Every adapter: { call(tool, args) → result, close() }.
 
 /** One stdio connection. `onLog(params)` is the host's log hook, as each library offers one. */
@@ -38,6 +39,11 @@ export async function connectStdio(name, target, { onLog } = {}) {
     case "raw": {
       const { connect } = await import("../clients/raw.mjs");
       return connect(target, { onLog });
+    }
+    case "ai-sdk": {
+      if (onLog !== undefined) throw new Error("ai-sdk has no log hook: it takes no notifications");
+      const { connect } = await import("../clients/ai-sdk.mjs");
+      return connect(target);
     }
     default:
       throw new Error(`unknown client ${name}`);
@@ -79,6 +85,19 @@ export async function httpFactory(name) {
     case "raw": {
       const { rawHttp } = await import("./raw-http.mjs");
       return rawHttp();
+    }
+    case "ai-sdk": {
+      // One client (and transport) per server, as its docs advise.
+      const { connect } = await import("../clients/ai-sdk.mjs");
+      const connections = [];
+      return {
+        async connect(url) {
+          const connection = await connect({ url });
+          connections.push(connection);
+          return connection;
+        },
+        close: () => Promise.all(connections.map((connection) => connection.close())),
+      };
     }
     default:
       throw new Error(`unknown client ${name}`);
