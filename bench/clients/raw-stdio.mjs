@@ -47,6 +47,8 @@ export function stdioRequester(target, { onLog } = {}) {
   const child = spawn(target.command, target.args ?? [], { stdio: ["pipe", "pipe", "inherit"], env: serverEnvironment() });
   const stdin = child.stdin;
   const pending = new Map();
+  /** progressToken (the request's id) → the call's progress hook, while it runs. */
+  const progress = new Map();
   let nextId = 0;
   let parts = [];
   let partBytes = 0;
@@ -68,11 +70,13 @@ export function stdioRequester(target, { onLog } = {}) {
     const msg = JSON.parse(line);
     if (msg.method !== undefined) {
       if (onLog !== undefined && msg.method === "notifications/message") onLog(msg.params);
+      else if (msg.method === "notifications/progress") progress.get(msg.params?.progressToken)?.(msg.params);
       return;
     }
     const resolve = pending.get(msg.id);
     if (resolve === undefined) return;
     pending.delete(msg.id);
+    if (progress.size > 0) progress.delete(msg.id);
     resolve(msg.error === undefined ? msg.result : failure(`raw: ${msg.error.code} ${msg.error.message}`));
   };
 
@@ -100,12 +104,20 @@ export function stdioRequester(target, { onLog } = {}) {
 
   return {
     started() {},
-    /** `message`: the request's JSON text up to its id, which this adds (raw.mjs). */
-    request(method, message) {
+    /**
+     * `message`: the request's JSON text up to its id, which this adds (raw.mjs). With
+     * `onProgress`, `message` ends open inside its params: this closes them with a
+     * `_meta.progressToken` (the id) and routes that token's progress to the hook.
+     */
+    request(method, message, _name, onProgress) {
       const id = ++nextId;
       const promise = new Promise(capture);
       pending.set(id, captured);
-      stdin.write(`${message},"id":${id}}\n`);
+      if (onProgress === undefined) stdin.write(`${message},"id":${id}}\n`);
+      else {
+        progress.set(id, onProgress);
+        stdin.write(`${message},"_meta":{"progressToken":${id}}},"id":${id}}\n`);
+      }
       return promise;
     },
     async notify(method) {

@@ -60,7 +60,11 @@ async function legacy(peer) {
   const head = cached((tool) => opening("tools/call", `{"name":${JSON.stringify(tool)},"arguments":`));
   return {
     protocolVersion: init.protocolVersion,
-    call: (tool, args) => peer.request("tools/call", `${head(tool)}${JSON.stringify(args)}}`, tool),
+    // With a progress hook (stdio only), the params stay open: the requester adds the token.
+    call: (tool, args, onProgress) =>
+      onProgress === undefined
+        ? peer.request("tools/call", `${head(tool)}${JSON.stringify(args)}}`, tool)
+        : peer.request("tools/call", `${head(tool)}${JSON.stringify(args)}`, tool, onProgress),
     close: () => peer.close(),
   };
 }

@@ -50,8 +50,11 @@ export function toReport(rows) {
     conduit: round(row.conduit, row.unit),
     sdk: round(row.sdk, row.unit),
     raw: round(row.raw, row.unit),
+    "ai-sdk": round(row["ai-sdk"], row.unit),
     ratioVsSdk: fixed(row.ratioVsSdk, 3),
     ratioVsRaw: fixed(row.ratioVsRaw, 3),
+    ratioVsAiSdk: fixed(row.ratioVsAiSdk, 3),
+    ...(row.scale == null ? {} : { scale: row.scale }),
     ...(row.target == null ? {} : { target: evaluateTarget(row) }),
     ...(row.repetitions === undefined ? {} : { processes: row.repetitions }),
     ...(row.settings === undefined ? {} : { rounds: row.settings.rounds, calls: row.settings.calls }),
@@ -64,15 +67,18 @@ export function toJson(rows, context) {
 }
 
 export function toTable(rows, { options, protocols }) {
-  const header = ["scenario", "unit", "conduit", "sdk", "raw", "conduit/sdk", "conduit/raw", "target"];
+  const header = ["scenario", "unit", "conduit", "sdk", "raw", "ai-sdk", "conduit/sdk", "conduit/raw", "conduit/ai-sdk", "target"];
+  const times = (value) => (value == null ? "–" : `${value.toFixed(2)}×`);
   const body = rows.map((row) => [
     row.name,
     row.unit,
     show(row, "conduit"),
     show(row, "sdk"),
     show(row, "raw"),
-    row.ratioVsSdk == null ? "–" : `${row.ratioVsSdk.toFixed(2)}×`,
-    row.ratioVsRaw == null ? "–" : `${row.ratioVsRaw.toFixed(2)}×`,
+    show(row, "ai-sdk"),
+    times(row.ratioVsSdk),
+    times(row.ratioVsRaw),
+    times(row.ratioVsAiSdk),
     targetText(evaluateTarget(row)),
   ]);
   const widths = header.map((_, i) => Math.max(...[header, ...body].map((line) => line[i].length)));
@@ -121,14 +127,14 @@ export function toMarkdown(report) {
   const cell = (value) => (value == null ? "–" : String(value));
   const ratio = (value) => (value == null ? "–" : `${value.toFixed(2)}×`);
   const lines = [
-    "| scenario | unit | Conduit | official client | bare loop | vs official | vs bare loop | target | met |",
-    "|---|---|--:|--:|--:|--:|--:|---|:-:|",
+    "| scenario | unit | Conduit | official client | bare loop | AI SDK | vs official | vs bare loop | vs AI SDK | target | met |",
+    "|---|---|--:|--:|--:|--:|--:|--:|--:|---|:-:|",
   ];
   for (const row of report.scenarios) {
     const target = row.target;
     const met = target == null || target.met == null ? "" : target.met ? "yes" : "**no**";
     lines.push(
-      `| ${row.name} | ${row.unit} | ${cell(row.conduit)} | ${cell(row.sdk)} | ${cell(row.raw)} | ${ratio(row.ratioVsSdk)} | ${ratio(row.ratioVsRaw)} | ${target?.text ?? ""} | ${met} |`,
+      `| ${row.name} | ${row.unit} | ${cell(row.conduit)} | ${cell(row.sdk)} | ${cell(row.raw)} | ${cell(row["ai-sdk"])} | ${ratio(row.ratioVsSdk)} | ${ratio(row.ratioVsRaw)} | ${ratio(row.ratioVsAiSdk)} | ${target?.text ?? ""} | ${met} |`,
     );
   }
   return lines.join("\n");

@@ -1,16 +1,21 @@
 // Runs one scenario for every client: open all, warm all up, then interleaved rounds
-// (conduit, sdk, raw, conduit, sdk, raw, …) so that machine noise falls on all alike.
-// A client that fails is reported and left out; the others still run.
+// (conduit, sdk, raw, ai-sdk, conduit, …) so that machine noise falls on all alike.
+// A client that fails is reported and left out; the others still run. A scenario may name the
+// clients that can do its work (`clients`, default: all); the others print "–" and null.
 //
 // A scenario with `fresh: true` is measured in fresh processes instead (import, cold start,
 // memory): it has no open/warmup/sample/close but
-//   clients       the client names it measures (default: all); the others print "–" and null
+//   clients       the client names it measures (default: every client but those that say
+//                 `optIn`, measured only where a scenario names them); the others print "–"
+//                 and null
 //   repetitions   measurements per client (--reps overrides), interleaved like the rounds
 //   warmup        false to skip the one discarded measurement per client that comes first
 //                 (it fills the disk cache and whatever else a first run pays)
 //   measure(clientName, options) → { [row key]: number }: one measurement, typically one
 //                 probe process (lib/fresh-process.mjs)
 // and its rows may carry a `target` (see report.mjs).
+//
+// Any row may carry `scale: { curve, x, xUnit }` (one point of a cost curve); it is passed on.
 import { collectYoungGarbage } from "./gc.mjs";
 import { median, ratio, spread } from "./stats.mjs";
 
@@ -25,10 +30,12 @@ export async function runScenario(scenario, clients, options, log) {
     failures.set(client.name, { stage, error });
     log(`  ${client.name}: FAILED during ${stage}: ${error?.stack ?? error}`);
   };
-  const alive = () => clients.filter((client) => states.has(client.name) && !failures.has(client.name));
+  // An in-process scenario may name its clients too (one that cannot do its work is left out).
+  const measured = clients.filter((client) => scenario.clients === undefined || scenario.clients.includes(client.name));
+  const alive = () => measured.filter((client) => states.has(client.name) && !failures.has(client.name));
 
   try {
-    for (const client of clients) {
+    for (const client of measured) {
       try {
         const state = await scenario.open(client, options);
         states.set(client.name, state);
@@ -55,12 +62,13 @@ export async function runScenario(scenario, clients, options, log) {
   }
 
   const protocols = Object.fromEntries([...states].map(([name, state]) => [name, state?.protocolVersion]));
-  const rows = scenario.rows.map((row) => ({ ...summarize(row, clients, samples, failures), target: row.target }));
+  const applies = new Set(measured.map((client) => client.name));
+  const rows = scenario.rows.map((row) => ({ ...summarize(row, clients, samples, failures, applies), target: row.target, scale: row.scale }));
   return { rows, failures, protocols };
 }
 
 async function runFresh(scenario, clients, options, log) {
-  const measured = clients.filter((client) => scenario.clients === undefined || scenario.clients.includes(client.name));
+  const measured = clients.filter((client) => (scenario.clients === undefined ? !client.optIn : scenario.clients.includes(client.name)));
   const samples = new Map(clients.map((client) => [client.name, []]));
   const failures = new Map();
   const alive = () => measured.filter((client) => !failures.has(client.name));
@@ -87,6 +95,7 @@ async function runFresh(scenario, clients, options, log) {
     repetitions,
     discarded: scenario.warmup !== false,
     target: row.target,
+    scale: row.scale,
   }));
   return { rows, failures, protocols: {} };
 }
@@ -110,6 +119,7 @@ function summarize(row, clients, samples, failures, applies) {
     ...values,
     ratioVsSdk: ratio(row.better, values.conduit, values.sdk),
     ratioVsRaw: ratio(row.better, values.conduit, values.raw),
+    ratioVsAiSdk: ratio(row.better, values.conduit, values["ai-sdk"]),
     spreads,
   };
 }

@@ -1,20 +1,29 @@
-// The three clients as the probes use them, each library loaded only when asked for (so that a
+// The four clients as the probes use them, each library loaded only when asked for (so that a
 // probe's import and memory are those of one library): Conduit through its public API from the
-// built package, the official client with its defaults, and the bare loops (bench/clients/raw.mjs
-// over stdio, the many-connection HTTP one of this folder).
+// built package, the official client with its defaults, the bare loops (bench/clients/raw.mjs
+// over stdio, the many-connection HTTP one of this folder), and the AI SDK's client
+// (bench/clients/ai-sdk.mjs; it has no log hook: it takes no notifications at all).
 // Every adapter: { call(tool, args) → result, close() }.
 
-/** One stdio connection. `onLog(params)` is the host's log hook, as each library offers one. */
-export async function connectStdio(name, target, { onLog } = {}) {
+/**
+ * One stdio connection. `onLog(params)` is the host's log hook, as each library offers one;
+ * `logRateLimit` is Conduit's (its default stays unless given). Every adapter's
+ * `call(tool, args, onProgress)` passes a progress hook for that call when given one.
+ */
+export async function connectStdio(name, target, { onLog, logRateLimit } = {}) {
   switch (name) {
     case "conduit": {
       const { Client } = await import("conduit-mcp");
-      // Default options: the log rate limit and the sanitiser stay on.
+      // Default options: the log rate limit (unless given) and the sanitiser stay on.
       const handler = onLog === undefined ? undefined : { handleLog: (_level, params) => onLog(params) };
-      const client = new Client({ name: "bench-conduit", version: "1.0.0", handler });
+      const client = new Client({ name: "bench-conduit", version: "1.0.0", handler, logRateLimit });
       try {
         const server = await client.connect("bench", target);
-        return { call: (tool, args) => server.callTool(tool, args), close: () => client.close(), stats: () => server.stats() };
+        return {
+          call: (tool, args, onProgress) => server.callTool(tool, args, onProgress === undefined ? undefined : { onProgress }),
+          close: () => client.close(),
+          stats: () => server.stats(),
+        };
       } catch (error) {
         await client.close();
         throw error;
@@ -29,7 +38,10 @@ export async function connectStdio(name, target, { onLog } = {}) {
       if (onLog !== undefined) client.setNotificationHandler("notifications/message", (notification) => onLog(notification.params));
       try {
         await client.connect(new StdioClientTransport({ command: target.command, args: target.args ?? [], stderr: "inherit" }));
-        return { call: (tool, args) => client.callTool({ name: tool, arguments: args }), close: () => client.close() };
+        return {
+          call: (tool, args, onProgress) => client.callTool({ name: tool, arguments: args }, onProgress === undefined ? undefined : { onprogress: onProgress }),
+          close: () => client.close(),
+        };
       } catch (error) {
         await client.close();
         throw error;
@@ -38,6 +50,11 @@ export async function connectStdio(name, target, { onLog } = {}) {
     case "raw": {
       const { connect } = await import("../clients/raw.mjs");
       return connect(target, { onLog });
+    }
+    case "ai-sdk": {
+      if (onLog !== undefined) throw new Error("ai-sdk has no log hook: it takes no notifications");
+      const { connect } = await import("../clients/ai-sdk.mjs");
+      return connect(target);
     }
     default:
       throw new Error(`unknown client ${name}`);
@@ -79,6 +96,19 @@ export async function httpFactory(name) {
     case "raw": {
       const { rawHttp } = await import("./raw-http.mjs");
       return rawHttp();
+    }
+    case "ai-sdk": {
+      // One client (and transport) per server, as its docs advise.
+      const { connect } = await import("../clients/ai-sdk.mjs");
+      const connections = [];
+      return {
+        async connect(url) {
+          const connection = await connect({ url });
+          connections.push(connection);
+          return connection;
+        },
+        close: () => Promise.all(connections.map((connection) => connection.close())),
+      };
     }
     default:
       throw new Error(`unknown client ${name}`);

@@ -8,7 +8,7 @@ export function emit(value) {
 }
 
 /** The client name from argv, checked. */
-export function clientArg(allowed = ["conduit", "sdk", "raw"]) {
+export function clientArg(allowed = ["conduit", "sdk", "raw", "ai-sdk"]) {
   const name = process.argv[2];
   if (!allowed.includes(name)) throw new Error(`usage: node ${process.argv[1]} <${allowed.join("|")}> …`);
   return name;

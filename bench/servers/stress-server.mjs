@@ -9,6 +9,10 @@
 //   flood  { lines }  → answers at once, then writes `lines` notifications/message as fast as the
 //                       pipe takes them
 //   status {}         → text: how many flood lines are not yet written ("0" once the flood is over)
+//   notify { count, kind } → writes `count` notifications first, as fast as the pipe takes them,
+//                       then answers "done": kind "log" (notifications/message) or "progress"
+//                       (notifications/progress for the request's _meta.progressToken, progress
+//                       1…count of total count)
 //
 // It exits when stdin ends, so it never outlives the process that spawned it.
 
@@ -65,6 +69,21 @@ async function flood(lines) {
   }
 }
 
+/** `count` notifications of `kind`, then the answer to request `id`; batches as for the flood. */
+async function notify(id, { count, kind }, token) {
+  const tokenJson = JSON.stringify(token ?? null);
+  const line =
+    kind === "progress"
+      ? (i) => `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":${tokenJson},"progress":${i},"total":${count},"message":"step ${i}"}}\n`
+      : (i) => logLine(i);
+  for (let i = 1; i <= count; ) {
+    let out = "";
+    for (const end = Math.min(count, i + BATCH_LINES - 1); i <= end; i++) out += line(i);
+    if (!process.stdout.write(out)) await new Promise((resolve) => process.stdout.once("drain", resolve));
+  }
+  process.stdout.write(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${JSON.stringify(text("done"))}}\n`);
+}
+
 const text = (value) => ({ content: [{ type: "text", text: value }] });
 
 function tool(msg) {
@@ -101,7 +120,7 @@ function answer(msg) {
     case "tools/call":
       return tool(msg);
     case "tools/list":
-      return JSON.stringify({ tools: ["echo", "prepare", "blob", "flood", "status"].map((name) => ({ name, inputSchema: { type: "object" } })) });
+      return JSON.stringify({ tools: ["echo", "prepare", "blob", "flood", "status", "notify"].map((name) => ({ name, inputSchema: { type: "object" } })) });
     case "ping":
     case "logging/setLevel":
       return "{}";
@@ -127,6 +146,10 @@ process.stdin.on("data", (chunk) => {
     if (line === "") continue;
     const msg = JSON.parse(line);
     if (msg.id === undefined || msg.method === undefined) continue; // notifications, responses
+    if (msg.method === "tools/call" && msg.params?.name === "notify") {
+      void notify(msg.id, msg.params.arguments ?? {}, msg.params._meta?.progressToken);
+      continue;
+    }
     process.stdout.write(reply(msg));
   }
 });

@@ -21,6 +21,15 @@ interface Loaded {
  * importing Conduit stays cheap (https brings TLS with it); after that no await is added per
  * request.
  */
+/**
+ * Every socket a burst opened stays pooled when it falls idle (Node's default keeps 256 per
+ * host and closes the rest): with 10 000 calls in flight on one connection, each wave would
+ * otherwise open ~10 000 new sockets and leave as many in TIME_WAIT, which exhausts the
+ * ephemeral ports within a few waves. Idle ones end when the server closes them, or with the
+ * client.
+ */
+const AGENT_OPTIONS = { keepAlive: true, maxFreeSockets: Infinity };
+
 export class HttpAgents implements HttpBackend {
   private http: Loaded | undefined;
   private https: Loaded | undefined;
@@ -31,8 +40,8 @@ export class HttpAgents implements HttpBackend {
 
   async load(secure: boolean): Promise<Loaded> {
     const module: HttpModule = secure ? (await import("node:https")).default : (await import("node:http")).default;
-    if (secure) this.https ??= { module, agent: new module.Agent({ keepAlive: true }) };
-    else this.http ??= { module, agent: new module.Agent({ keepAlive: true }) };
+    if (secure) this.https ??= { module, agent: new module.Agent(AGENT_OPTIONS) };
+    else this.http ??= { module, agent: new module.Agent(AGENT_OPTIONS) };
     return (secure ? this.https : this.http)!;
   }
 
