@@ -1,5 +1,5 @@
 // The server programs the scenarios run, as connect targets every client adapter understands.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -13,6 +13,18 @@ const STOP_TIMEOUT_MS = 2_000;
 /** The hand-written stdio server: the same program for every client. era: "legacy" | "modern". */
 export function rawStdioServer(era = "legacy") {
   return { command: process.execPath, args: [serverPath("raw-stdio-server.mjs"), "--era", era] };
+}
+
+/**
+ * The catalog server in awk (`servers/catalog-server.awk`) with `tools` tools: a process of
+ * about a megabyte, so that a hundred servers measure the host and not the servers. mawk reads
+ * a pipe in blocks unless told to read it line by line.
+ */
+export function awkCatalogServer(tools) {
+  const version = spawnSync("awk", ["-W", "version"], { encoding: "utf8" });
+  if (version.error !== undefined) throw new Error(`the catalog server needs awk: ${version.error.message}`);
+  const interactive = /mawk/.test(`${version.stdout}${version.stderr}`) ? ["-W", "interactive"] : [];
+  return { command: "awk", args: [...interactive, "-v", `tools=${tools}`, "-f", serverPath("catalog-server.awk")] };
 }
 
 /** The test server built on the official server library (legacy era only), over stdio. */

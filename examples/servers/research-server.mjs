@@ -12,11 +12,15 @@
 //   with `tasks/update`.
 //
 // `stats` (a plain tool) reports the polls of the ended tasks and how many poll intervals they
-// lived, for the benchmark. Environment: RESEARCH_STEP_MS (default 400), RESEARCH_POLL_MS (default 200).
+// lived, for the benchmark. Environment: RESEARCH_STEP_MS (default 400), RESEARCH_POLL_MS (default 200);
+// RESEARCH_LISTEN=1 honours 2026-07-28 `subscriptions/listen` for `taskIds` (each status is then
+// pushed as `notifications/tasks`, and `stats` counts the listens and the ids they named).
 import { createInterface } from "node:readline";
 
 const STEP_MS = Number(process.env.RESEARCH_STEP_MS ?? 400);
 const POLL_MS = Number(process.env.RESEARCH_POLL_MS ?? 200);
+const LISTEN = process.env.RESEARCH_LISTEN === "1";
+const SUBSCRIPTION = "io.modelcontextprotocol/subscriptionId";
 const RELATED = "io.modelcontextprotocol/related-task";
 const EXTENSION = "io.modelcontextprotocol/tasks";
 const ANGLES = ["history", "science", "culture"];
@@ -42,6 +46,10 @@ let nextTask = 1;
 let nextRequest = 1;
 const tasks = new Map();
 const waitingAnswers = new Map();
+/** RESEARCH_LISTEN: the open listens of each task id, and what the listens asked for in all. */
+const listensOf = new Map();
+const openListens = new Map();
+const listened = { listens: 0, ids: 0 };
 
 const write = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
 const reply = (id, result) => write({ jsonrpc: "2.0", id, result });
@@ -58,6 +66,8 @@ function setStatus(task, status, message) {
   task.status = status;
   task.message = message;
   task.updatedAt = new Date().toISOString();
+  // After this turn: an input_required task carries its request once `run` is waiting for it.
+  if (LISTEN) setImmediate(() => push(task));
   if (["completed", "failed", "cancelled"].includes(status)) {
     task.endedAt = Date.now();
     for (const resolve of task.enders.splice(0)) resolve();
@@ -114,8 +124,31 @@ function stats() {
   // How many intervals the tasks lived: a client that polls once per interval, never earlier,
   // makes about that many polls, one more at most per task to see the end.
   const intervals = ended.reduce((sum, task) => sum + (task.endedAt - task.created) / POLL_MS, 0);
-  const counts = { tasks: ended.length, polls, intervals: Math.round(intervals * 100) / 100 };
+  const counts = { tasks: ended.length, polls, intervals: Math.round(intervals * 100) / 100, listens: listened.listens, listenedIds: listened.ids };
   return { ...text(JSON.stringify(counts)), structuredContent: counts };
+}
+
+function push(task) {
+  for (const listen of listensOf.get(task.id) ?? []) {
+    const { resultType: _, ...shown } = detailed(task);
+    write({ jsonrpc: "2.0", method: "notifications/tasks", params: { ...shown, _meta: { [SUBSCRIPTION]: listen } } });
+  }
+}
+
+function listen(id, taskIds) {
+  listened.listens++;
+  listened.ids += taskIds.length;
+  openListens.set(id, taskIds);
+  for (const taskId of taskIds) {
+    if (!listensOf.has(taskId)) listensOf.set(taskId, new Set());
+    listensOf.get(taskId).add(id);
+  }
+  write({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: { taskIds }, _meta: { [SUBSCRIPTION]: id } } });
+}
+
+function unlisten(id) {
+  for (const taskId of openListens.get(id) ?? []) listensOf.get(taskId)?.delete(id);
+  openListens.delete(id);
 }
 
 function detailed(task) {
@@ -133,7 +166,10 @@ async function handle(message) {
     waitingAnswers.delete(id);
     return;
   }
-  if (id === undefined) return; // notifications: nothing to do
+  if (id === undefined) {
+    if (method === "notifications/cancelled") unlisten(params.requestId);
+    return;
+  }
   const task = typeof params.taskId === "string" ? tasks.get(params.taskId) : undefined;
   switch (method) {
     case "initialize":
@@ -161,6 +197,11 @@ async function handle(message) {
       if (era === "legacy" && params.task === undefined) return fail(id, -32601, "research runs as a task only: ask for one");
       const created = createTask(String(params.arguments?.topic ?? "something"));
       return reply(id, era === "modern" ? { resultType: "task", ...wire(created) } : { task: wire(created) });
+    }
+    case "subscriptions/listen": {
+      const taskIds = params.notifications?.taskIds;
+      if (!LISTEN || era !== "modern" || !Array.isArray(taskIds)) return fail(id, -32601, `Method not found: ${method}`);
+      return listen(id, taskIds);
     }
     case "tasks/get":
       if (task === undefined) return fail(id, -32602, "Failed to retrieve task: Task not found");

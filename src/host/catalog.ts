@@ -76,6 +76,13 @@ interface Listing {
   readonly restarting: boolean;
 }
 
+/** One server's tools in the catalog, and the list they were made of. */
+interface Part {
+  readonly items: readonly unknown[];
+  readonly restarting: boolean;
+  readonly tools: readonly CatalogTool[];
+}
+
 type Kind = "tools" | "resources" | "prompts";
 const CHANGED: Readonly<Record<string, Kind>> = {
   "notifications/tools/list_changed": "tools",
@@ -99,6 +106,12 @@ export class Catalog {
   private readonly namesIn = new WeakMap<readonly unknown[], ReadonlySet<string>>();
   /** The last catalog of tools and the lists it was made of: given again while they are the same. */
   private built: { lists: Listing[]; tools: CatalogTool[] } | undefined;
+  /**
+   * Each server's part of the last catalog, kept while its list is the same: a list that changed
+   * on one server re-makes that server's tools alone, and every other tool stays the very object
+   * it was (10 000 tools re-made for one server's change of 100 would be most of the refresh).
+   */
+  private readonly parts = new Map<string, Part>();
 
   constructor(private readonly source: CatalogSource) {
     source.onServerState(({ serverId, state }) => {
@@ -135,23 +148,35 @@ export class Catalog {
     const built = this.built;
     if (built !== undefined && sameLists(built.lists, lists)) return built.tools.slice();
     const tools: CatalogTool[] = [];
-    for (const { serverId, items, restarting } of lists) {
-      const seen = new Set<string>();
-      let twice = 0;
-      for (const tool of items as Tool[]) {
-        // One name, one tool: a server that lists a name again has its first one kept.
-        if (seen.has(tool.name)) {
-          twice++;
-          continue;
-        }
-        seen.add(tool.name);
-        tools.push(taggedTool(tool, serverId, this.names.issue(serverId, tool.name), restarting));
-      }
-      this.namesIn.set(items, seen);
-      if (twice > 0) this.source.logger.warn(`server "${serverId}" listed ${twice} tool${twice === 1 ? "" : "s"} under a name it had listed before; the catalog keeps the first of each`);
+    const listed = new Set<string>();
+    for (const listing of lists) {
+      listed.add(listing.serverId);
+      let part = this.parts.get(listing.serverId);
+      if (part === undefined || part.items !== listing.items || part.restarting !== listing.restarting) this.parts.set(listing.serverId, (part = this.makePart(listing)));
+      for (const tool of part.tools) tools.push(tool);
     }
+    for (const serverId of this.parts.keys()) if (!listed.has(serverId)) this.parts.delete(serverId);
     this.built = { lists, tools };
     return tools.slice();
+  }
+
+  /** One server's tools with the catalog's fields, from the list it gave. */
+  private makePart({ serverId, items, restarting }: Listing): Part {
+    const tools: CatalogTool[] = [];
+    const seen = new Set<string>();
+    let twice = 0;
+    for (const tool of items as Tool[]) {
+      // One name, one tool: a server that lists a name again has its first one kept.
+      if (seen.has(tool.name)) {
+        twice++;
+        continue;
+      }
+      seen.add(tool.name);
+      tools.push(taggedTool(tool, serverId, this.names.issue(serverId, tool.name), restarting));
+    }
+    this.namesIn.set(items, seen);
+    if (twice > 0) this.source.logger.warn(`server "${serverId}" listed ${twice} tool${twice === 1 ? "" : "s"} under a name it had listed before; the catalog keeps the first of each`);
+    return { items, restarting, tools };
   }
 
   async resources(options: CatalogOptions = {}): Promise<CatalogResource[]> {

@@ -91,10 +91,10 @@ export async function followTask(tasks: EraTasks, start: TaskSnapshot | string, 
   const lifetime = tasks.lifetime();
   const span = new SpanBound([options.signal, lifetime], options.timeout, () => new Error(`timeout of ${options.timeout} ms`));
   let pushed: TaskSnapshot | undefined;
-  let wake: AbortController | undefined;
+  const pause = new Pause(span.signal);
   const { share, leave } = tasks.join(taskId, options.assigns, (snapshot) => {
     pushed = snapshot;
-    wake?.abort();
+    pause.wake();
   });
   const lifetimeOf = new TaskLifetime();
   const flow: TaskFlow = { assigns: options.assigns, signal: span.signal, share, ttlLeft: () => lifetimeOf.left() };
@@ -107,11 +107,7 @@ export async function followTask(tasks: EraTasks, start: TaskSnapshot | string, 
       const outcome = await tasks.advance(snapshot, flow);
       if (outcome !== undefined) return outcome;
       lifetimeOf.check(snapshot.handle);
-      if (pushed === undefined) {
-        wake = new AbortController();
-        await sleep(pollInterval(snapshot.handle), span.signal, wake.signal);
-        wake = undefined;
-      }
+      if (pushed === undefined) await pause.wait(pollInterval(snapshot.handle));
       const next = pushed;
       pushed = undefined;
       snapshot = next ?? (await tasks.get(taskId, span.signal));
@@ -120,6 +116,7 @@ export async function followTask(tasks: EraTasks, start: TaskSnapshot | string, 
     throw ending(error, tasks, taskId, span, options, lifetime, logger);
   } finally {
     leave();
+    pause.dispose();
     span.dispose();
   }
 }
@@ -130,20 +127,39 @@ function pollInterval(task: TaskHandle): number {
   return Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, asked));
 }
 
-/** Waits `ms`; a `wake` ends it early; the span's end rejects. */
-async function sleep(ms: number, span: AbortSignal, wake: AbortSignal): Promise<void> {
-  if (span.aborted) throw new ClientError("cancelled", "the wait ended");
-  const either = new AbortController();
-  const stop = (): void => either.abort();
-  span.addEventListener("abort", stop, { once: true });
-  wake.addEventListener("abort", stop, { once: true });
-  try {
-    await delay(ms, either.signal).catch(() => {});
-  } finally {
-    span.removeEventListener("abort", stop);
-    wake.removeEventListener("abort", stop);
+/**
+ * The follower's waits between looks: a push ends the wait under way, the span's end rejects it.
+ * One controller serves every wait of the follow and is replaced only after a push, so a poll
+ * costs a timer and no AbortController (two a poll were most of a poll's garbage with 1 000
+ * tasks followed).
+ */
+class Pause {
+  private controller = new AbortController();
+
+  constructor(private readonly span: AbortSignal) {
+    span.addEventListener("abort", this, { once: true });
   }
-  if (span.aborted) throw new ClientError("cancelled", "the wait ended");
+
+  async wait(ms: number): Promise<void> {
+    if (this.span.aborted) throw new ClientError("cancelled", "the wait ended");
+    await delay(ms, this.controller.signal).catch(() => {});
+    if (this.span.aborted) throw new ClientError("cancelled", "the wait ended");
+  }
+
+  /** A status was pushed: the wait under way, if any, ends now. */
+  wake(): void {
+    this.controller.abort();
+    this.controller = new AbortController();
+  }
+
+  /** The span ended (EventTarget calls `handleEvent` on listener objects). */
+  handleEvent(): void {
+    this.controller.abort();
+  }
+
+  dispose(): void {
+    this.span.removeEventListener("abort", this);
+  }
 }
 
 /** Checks the step from the last status to this one; tells the host of a change. */

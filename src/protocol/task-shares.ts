@@ -29,8 +29,8 @@ export class TaskShares {
   private readonly shares = new Map<string, TaskShare>();
   private count = 0;
 
-  /** Called when the set of followed tasks changed (a first follower came, a last one left). */
-  constructor(private readonly changed: () => void = () => {}) {}
+  /** Told when a task gets its first follower (`true`) and when its last one leaves (`false`). */
+  constructor(private readonly changed: (taskId: string, followed: boolean) => void = () => {}) {}
 
   /** Joins the followers of `taskId`; `leave` when done. */
   join(taskId: string, assigns: unknown, listener: (snapshot: TaskSnapshot) => void): { share: TaskShare; leave: () => void } {
@@ -40,7 +40,7 @@ export class TaskShares {
     share.followers++;
     share.listeners.add(listener);
     this.count++;
-    if (fresh) this.changed();
+    if (fresh) this.changed(taskId, true);
     let left = false;
     const joined = share;
     return {
@@ -52,7 +52,7 @@ export class TaskShares {
         joined.listeners.delete(listener);
         if (--joined.followers === 0) {
           this.shares.delete(taskId);
-          this.changed();
+          this.changed(taskId, false);
         }
       },
     };
@@ -60,11 +60,6 @@ export class TaskShares {
 
   get(taskId: string): TaskShare | undefined {
     return this.shares.get(taskId);
-  }
-
-  /** The ids of the tasks followed now. */
-  ids(): string[] {
-    return [...this.shares.keys()];
   }
 
   /** Followers in all (each is a call in flight for the idle rule). */

@@ -19,11 +19,11 @@ import { excerpt, quote } from "../util/text.js";
 import type { InputRequest } from "./mrtr.js";
 import { TASKS_EXTENSION, expectTask, parseDetailedTask, parseTask, MODERN_FIELDS, type TaskSnapshot } from "./tasks.js";
 import type { EraTasks, TaskFlow } from "./task-follow.js";
+import { TaskListens } from "./task-listens.js";
 import { TaskShares, type TaskShare } from "./task-shares.js";
 import { canonicalJson } from "../util/json.js";
 import type { ListenFilter, Subscription } from "./subscriptions.js";
 import type { ServerCapabilities } from "./types/index.js";
-import { nextTurn } from "../util/runtime.js";
 
 /** What the era's codec lends: one request under its rules, and the answering of input. */
 export interface ModernTaskLink {
@@ -37,13 +37,9 @@ export class ModernTasks implements EraTasks {
   readonly unavailable: string | undefined;
   readonly canCancel: boolean;
   readonly makesUnasked: boolean;
-  private readonly shares = new TaskShares(() => this.idsChanged());
-  /** Whether the server sends `notifications/tasks` to a listen that asks (unknown until one asked). */
-  private offered: boolean | undefined;
-  /** The listen for the tasks followed now, and whether it is being opened again. */
-  private current: Subscription | undefined;
-  private refreshing = false;
-  private dirty = false;
+  private readonly shares = new TaskShares((taskId, followed) => (followed ? this.listens.followed(taskId) : this.listens.unfollowed(taskId)));
+  /** The listens for `notifications/tasks` of the tasks followed now. */
+  private readonly listens: TaskListens;
 
   constructor(
     private readonly link: ModernTaskLink,
@@ -57,6 +53,7 @@ export class ModernTasks implements EraTasks {
     this.unavailable = declared ? undefined : `the server did not declare the ${TASKS_EXTENSION} extension`;
     this.canCancel = declared;
     this.makesUnasked = declared;
+    this.listens = new TaskListens((taskIds) => this.link.listen({ taskIds }, this.lifetime()), serverId, logger);
   }
 
   /** The server decides: nothing to add to the call. */
@@ -106,53 +103,6 @@ export class ModernTasks implements EraTasks {
 
   join(taskId: string, assigns: unknown, listener: (snapshot: TaskSnapshot) => void): { share: TaskShare; leave: () => void } {
     return this.shares.join(taskId, assigns, listener);
-  }
-
-  /**
-   * `notifications/tasks` come through one `subscriptions/listen` for every task followed on
-   * the connection, opened again when that set changes (changes that come together make one
-   * listen; the new one is open before the old one closes), while the server honours such
-   * listens: the first one tells, and a server that refuses it, or acknowledges none of the ids,
-   * is asked no more. Followers poll whatever happens.
-   */
-  private idsChanged(): void {
-    if (this.offered === false) return;
-    this.dirty = true;
-    if (!this.refreshing) void this.refresh();
-  }
-
-  private async refresh(): Promise<void> {
-    this.refreshing = true;
-    try {
-      await new Promise<void>((resolve) => nextTurn(resolve));
-      while (this.dirty && this.offered !== false) {
-        this.dirty = false;
-        const ids = this.shares.ids();
-        const previous = this.current;
-        this.current = undefined;
-        if (ids.length > 0) this.current = await this.listenFor(ids);
-        if (previous !== undefined) void previous.close();
-      }
-    } finally {
-      this.refreshing = false;
-    }
-  }
-
-  private async listenFor(ids: string[]): Promise<Subscription | undefined> {
-    try {
-      const subscription = await this.link.listen({ taskIds: ids }, this.lifetime());
-      const honoured = subscription.honoured.taskIds;
-      const any = Array.isArray(honoured) && honoured.length > 0;
-      this.offered ??= any;
-      if (any) return subscription;
-      await subscription.close();
-    } catch (error) {
-      if (this.offered === undefined) {
-        this.offered = false;
-        this.logger.debug(`server "${this.serverId}": no notifications/tasks (${error instanceof Error ? error.message : String(error)}); polling alone`);
-      }
-    }
-    return undefined;
   }
 
   lifetime(): AbortSignal {

@@ -184,6 +184,25 @@ describe("the catalog", () => {
     expect(lists()).toBe(3);
   });
 
+  it("re-makes only the tools of the server whose list changed: every other tool stays the same object", async () => {
+    const client = track(new Client({ name: "host", version: "1", logger: capturingLogger() }));
+    let version = 1;
+    const changing = await rawWithTools(() => ["x", "y"].map((name) => `${name}${version}`));
+    await client.connect("a", (await rawWithTools(["one", "two"])).target);
+    await client.connect("b", changing.target);
+    await client.connect("c", (await rawWithTools(["three"])).target);
+    const before = await client.tools();
+    version = 2;
+    const delivered = new Promise<void>((resolve) => client.onNotification(({ serverId, method }) => serverId === "b" && method === "notifications/tools/list_changed" && resolve()));
+    await changing.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+    await delivered;
+    const after = await client.tools();
+    expect(after.map((tool) => tool.qualifiedName)).toEqual(["a_one", "a_two", "b_x2", "b_y2", "c_three"]);
+    const kept = new Set<unknown>(before);
+    expect(after.map((tool) => kept.has(tool))).toEqual([true, true, false, false, true]);
+    expect(sent(changing, "tools/list")).toBe(2);
+  });
+
   describe("of a modern server", () => {
     afterEach(() => vi.useRealTimers());
 

@@ -241,6 +241,47 @@ describe("notifications/tasks", () => {
     expect(listens).toHaveLength(1);
   });
 
+  it("open no listen as tasks end one after another, and close each listen once its tasks have ended", async () => {
+    const { raw, server } = await setup();
+    const COUNT = 5;
+    const created = "2026-01-01T00:00:00Z";
+    const task = (taskId: string, status: string) => ({ taskId, status, createdAt: created, lastUpdatedAt: created, ttlMs: null, pollIntervalMs: 30_000 });
+    let next = 0;
+    raw.handle("tools/call", () => ({ resultType: "task", ...task(`task-${++next}`, "working") }));
+    raw.handle("tasks/get", (m) => ({ resultType: "complete", ...task(String(m.params?.["taskId"]), "working") }));
+    raw.handle("tools/list", () => ({ resultType: "complete", tools: [] }));
+    const listens: RpcMessage[] = [];
+    /** The listen each task was asked for in (the last one, if more than one asked). */
+    const listenOf = new Map<string, unknown>();
+    const covered = deferred<void>();
+    raw.handle("subscriptions/listen", (m) => {
+      listens.push(m);
+      const notifications = m.params?.["notifications"] as { taskIds: string[] };
+      for (const id of notifications.taskIds) listenOf.set(id, m.id);
+      void raw.send({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications, _meta: { "io.modelcontextprotocol/subscriptionId": m.id } } });
+      if (listenOf.size === COUNT) covered.resolve();
+      return undefined;
+    });
+    const follows = Array.from({ length: COUNT }, (_, i) => server.callTool("t", { i }));
+    await covered.promise;
+    const asked = listens.length;
+    // The tasks end one after another, each told by a notification on its listen.
+    for (let i = 1; i <= COUNT; i++) {
+      const result = { content: [{ type: "text", text: `done ${i}` }] };
+      const tag = { "io.modelcontextprotocol/subscriptionId": listenOf.get(`task-${i}`) };
+      await raw.send({ jsonrpc: "2.0", method: "notifications/tasks", params: { ...task(`task-${i}`, "completed"), result, _meta: tag } });
+      expect((await follows[i - 1]!).content).toEqual(result.content);
+    }
+    // A round trip: whatever the ends made the client send has reached the server.
+    await server.listTools();
+    // No task's end opened a listen.
+    expect(listens).toHaveLength(asked);
+    // Each listen was closed once its tasks had ended: a cancellation naming it (stdio).
+    const closed = sent(raw).filter((m) => m.method === "notifications/cancelled").map((m) => m.params?.["requestId"]);
+    expect(closed.sort()).toEqual(listens.map((m) => m.id).sort());
+    expect(methods(raw)).not.toContain("tasks/get");
+  });
+
   it("are asked for no more once a server refused the listen: polling alone", async () => {
     const { raw, server } = await setup();
     scriptTasks(raw, [{ status: "working" }, done("polled")]);
