@@ -1,7 +1,9 @@
 // The chart of docs/performance.md: an SVG drawn from the report object that `--json` prints
 // (never from numbers typed by hand). One block per row: Conduit's ratio against the official
 // client and against the bare loop, as bars from parity (1×) on a log scale, right = Conduit
-// better; the row's target, when it has one, is a mark on the bar it concerns.
+// better; the row's target, when it has one, is a mark on the bar it concerns. Below them, the
+// cost curves (curves.mjs).
+import { curvesHeight, curvesOf, renderCurves } from "./curves.mjs";
 import { machineText } from "./report.mjs";
 
 const WIDTH = 1040;
@@ -15,7 +17,9 @@ const COLORS = { sdk: "#2563eb", raw: "#9ca3af", target: "#ea580c", worse: "#dc2
 const TICKS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
 
 export function renderChart(report) {
-  const rows = report.scenarios;
+  // Rows that are points of a cost curve are drawn as curves below the bars (curves.mjs).
+  const rows = report.scenarios.filter((row) => row.scale == null);
+  const curves = curvesOf(report.scenarios);
   const ratios = rows.flatMap((row) => [row.ratioVsSdk, row.ratioVsRaw, ...marks(row).map((mark) => mark.goal)]).filter((v) => v != null && v > 0);
   const lo = Math.min(0.5, ...ratios.map((v) => v / 1.3));
   const hi = Math.max(2, ...ratios.map((v) => v * 1.3));
@@ -23,7 +27,8 @@ export function renderChart(report) {
   const plotRight = WIDTH - TEXT_COLUMN - LABEL_ROOM;
   const x = (v) => plotLeft + ((Math.log(v) - Math.log(lo)) / (Math.log(hi) - Math.log(lo))) * (plotRight - plotLeft);
   const clampX = (v) => x(Math.min(hi, Math.max(lo, v)));
-  const height = TOP + rows.length * BLOCK + 56;
+  const barsEnd = TOP + rows.length * BLOCK;
+  const height = barsEnd + curvesHeight(curves) + 56;
   const out = [];
 
   out.push(
@@ -87,6 +92,8 @@ export function renderChart(report) {
       out.push(text(WIDTH - TEXT_COLUMN + 10, y + 47, `${now}: ${verdict}`, { weight: 600, fill: t.met === false ? COLORS.worse : COLORS.text }));
     }
   });
+
+  out.push(...renderCurves(curves, barsEnd + 8, LEFT, text));
 
   const m = report.machine;
   const foot = [m ? machineText(m) : "", report.date ? `measured ${report.date.slice(0, 16).replace("T", " ")} UTC` : ""].filter(Boolean).join("; ");
