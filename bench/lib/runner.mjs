@@ -55,7 +55,7 @@ export async function runScenario(scenario, clients, options, log) {
   }
 
   const protocols = Object.fromEntries([...states].map(([name, state]) => [name, state?.protocolVersion]));
-  const rows = scenario.rows.map((row) => ({ ...summarize(row, clients, samples, failures), target: row.target }));
+  const rows = scenario.rows.map((row) => ({ ...summarize(row, clients, samples, failures), target: row.target, scale: row.scale }));
   return { rows, failures, protocols };
 }
 
@@ -87,6 +87,7 @@ async function runFresh(scenario, clients, options, log) {
     repetitions,
     discarded: scenario.warmup !== false,
     target: row.target,
+    scale: row.scale,
   }));
   return { rows, failures, protocols: {} };
 }

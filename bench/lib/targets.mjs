@@ -15,6 +15,14 @@ export function rawStdioServer(era = "legacy") {
   return { command: process.execPath, args: [serverPath("raw-stdio-server.mjs"), "--era", era] };
 }
 
+/**
+ * The awk server (servers/tiny-stdio-server.awk): a legacy stdio server of well under a megabyte
+ * a process, for the rows that connect a thousand servers at once. Needs `mawk` on the PATH.
+ */
+export function tinyStdioServer() {
+  return { command: "mawk", args: ["-W", "interactive", "-f", serverPath("tiny-stdio-server.awk")] };
+}
+
 /** The test server built on the official server library (legacy era only), over stdio. */
 export function officialStdioServer() {
   return { command: process.execPath, args: [fixturePath("official-server.mjs"), "stdio", "--era", "legacy"] };
