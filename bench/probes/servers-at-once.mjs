@@ -17,9 +17,10 @@
 // modules a first connection loads are paid once, not per server, and must not be divided by
 // `count`. Used heap is exact after a full collection; RSS is not (V8 keeps freed pages, malloc
 // keeps freed memory, both in chunks of their own choosing), so at 10 servers its per-server
-// figure is mostly noise and only at 100 and 1 000 does it say something. The young generation
-// is pinned small for the same reason as in idle-http.mjs: V8 otherwise grows it with the
-// allocation rate of connecting, several MiB of RSS that no connection holds.
+// figure is mostly noise and only at 100 and 1 000 does it say something. Run it with the
+// young generation pinned small (--max-semi-space-size=1): V8 otherwise grows it with the
+// allocation rate of connecting, a transient of several MiB that lands on whichever batch
+// triggers it and that no connection holds.
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
