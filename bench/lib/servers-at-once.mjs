@@ -2,16 +2,17 @@
 // each measurement a fresh process (probes/servers-at-once.mjs), five rows per size.
 //
 // Memory per server is the used V8 heap plus the memory outside it that V8 accounts for
-// (Buffers and other ArrayBuffers), read after full collections, over a baseline taken once
-// ten servers are up and have answered a call: objects, closures, maps, timers and buffers that
-// a connection holds. That is the row with the target. RSS is beside it and is not the measure:
-// measured the same way it moves by whole heap pages and malloc arenas, several times the
-// per-server cost at 10 servers and up to ±50 % at 100 (the bench's old 50-server RSS row said
-// 1.3× and 3.1× the official client's on two runs of the same code); a whole-process RSS
-// divided by the servers counts each library's import and code as per-server memory, which is
-// how an earlier figure made Conduit look 0.46× the official client's. The native part of a
-// connection that only RSS sees (pipe and socket handles, a few hundred bytes) is the same for
-// every client on the same transport.
+// (Buffers and other ArrayBuffers), read after full collections, over a baseline taken once 24
+// servers are up (connected eight at a time, as the measured ones) and have answered a call:
+// the objects, closures, maps, timers and buffers a connection holds. That is the row with the
+// target. RSS is beside it and is not the measure: it moves by whole heap pages and malloc
+// arenas, and so with the free room each library's import happened to leave in its heap (the
+// old 50-server RSS row gave 1.3x and 3.1x the official client's on runs of the same code). A
+// whole-process RSS divided by the servers counts each library's import as memory per server,
+// which is how an earlier figure made Conduit look 0.46x the official client's: after its import
+// the official client's process is some 17 MB larger, 170 KiB per server at 100. The native
+// part of a connection that only RSS sees (pipe and socket handles) is the same for every
+// client on one transport, but for Conduit's third pipe (the stderr it keeps a tail of).
 import { runProbe } from "./fresh-process.mjs";
 
 export const SIZES = [10, 100, 1000];
@@ -38,7 +39,7 @@ export function serversAtOnce({ id, transport, what, target }) {
     name: what("N"),
     fresh: true,
     repetitions: 3,
-    // The probe warms itself up (its first ten servers are not measured).
+    // The probe warms itself up (its first 24 servers are not measured).
     warmup: false,
     rows,
 
