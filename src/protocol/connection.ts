@@ -20,7 +20,7 @@ import { Occurrences } from "../util/sparse-log.js";
 import type { InboundMeta, Transport } from "../transport/transport.js";
 import { type InputFeatures, isModernVersion, type Era, type ProtocolVersion } from "./versions.js";
 import { EarlyMessages, type EarlyReceiver } from "./early-messages.js";
-import type { ConnectionHooks, EraCodec, Negotiated } from "./era-codec.js";
+import type { ConnectionHooks, EraCodec } from "./era-codec.js";
 import { LegacyCodec } from "./legacy.js";
 import { unavailableReason, type CallOptions } from "./methods.js";
 import { ModernCodec } from "./modern.js";
@@ -193,12 +193,12 @@ export class Connection implements PeerHandlers, EarlyReceiver {
     if (isModernVersion(version)) {
       return new ModernCodec(
         this.peer,
-        withVersion(negotiated, version),
+        { ...negotiated, protocolVersion: version },
         { serverId, logger, transport, clientInfo, features, maxInputRounds: this.settings.maxInputRounds, logLevel: this.settings.logLevel },
         this.hooks,
       );
     }
-    return new LegacyCodec(this.peer, withVersion(negotiated, version), { serverId, logger, transport, clientInfo, features, connectTimeout: this.settings.connectTimeout }, this.hooks);
+    return new LegacyCodec(this.peer, { ...negotiated, protocolVersion: version }, { serverId, logger, transport, clientInfo, features, connectTimeout: this.settings.connectTimeout }, this.hooks);
   }
 
   request(method: string, params: Record<string, unknown> | undefined, options: CallOptions = NO_OPTIONS): Promise<unknown> {
@@ -393,12 +393,4 @@ export class Connection implements PeerHandlers, EarlyReceiver {
       serverId: this.settings.serverId,
     });
   }
-}
-
-/**
- * What was negotiated, its version narrowed to the era's. Field by field: a spread with a field
- * after it makes a dictionary object, some 170 bytes more, which every connection keeps.
- */
-function withVersion<V extends ProtocolVersion>(negotiated: Negotiated, version: V): Negotiated<V> {
-  return { protocolVersion: version, serverCapabilities: negotiated.serverCapabilities, serverInfo: negotiated.serverInfo, instructions: negotiated.instructions };
 }
