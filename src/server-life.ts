@@ -60,9 +60,12 @@ export class ServerLife {
   /** One being opened, which a close must also end. */
   private opening: Connection | undefined;
   private starting: Promise<Connection> | undefined;
-  private readonly waiters = new Set<Waiter>();
-  /** Aborted when the host ends the server: stops a restart's wait and opening. */
-  private readonly stop = new AbortController();
+  /** Made with the first waiter: most servers never have one, and an empty Set is some 150 bytes. */
+  private waiters: Set<Waiter> | undefined;
+  /** The host ended the server: a restart's wait and opening stop. */
+  private stopped = false;
+  /** The signal of `stopped`, made when a restart first needs one (see `stopSignal`). */
+  private stopper: AbortController | undefined;
   /** Attempts in a row since the server last stayed up `stableAfter`. */
   private attempts = 0;
   /** A lazy server's failed connects in a row: the last one's error, and when a use may try again. */
@@ -143,7 +146,7 @@ export class ServerLife {
       this.set({ state: "connecting" });
       await connection.open();
       // A close may have come while it opened: it has ended `opening`, which is not adopted.
-      if (this.stop.signal.aborted) throw this.endedError();
+      if (this.stopped) throw this.endedError();
     } catch (error) {
       if (connection !== undefined) {
         this.opening = undefined;
@@ -188,11 +191,11 @@ export class ServerLife {
     try {
       return await new Promise<Connection>((resolve, reject) => {
         const waiter: Waiter = { resolve, reject };
-        this.waiters.add(waiter);
+        (this.waiters ??= new Set()).add(waiter);
         bound.signal.addEventListener(
           "abort",
           () => {
-            this.waiters.delete(waiter);
+            this.waiters?.delete(waiter);
             const reason: unknown = bound.signal.reason;
             reject(bound.timedOut ? reason : new ClientError("cancelled", `waiting for server "${this.serverId}" was cancelled`, { serverId: this.serverId, cause: reason }));
           },
@@ -260,13 +263,13 @@ export class ServerLife {
       const wait = backoffDelay(policy, this.attempts);
       this.set({ state: "restarting", reason, attempt: this.attempts, delayMs: wait });
       try {
-        await delay(wait, this.stop.signal);
+        await delay(wait, this.stopSignal);
       } catch {
         return; // the host ended the server meanwhile
       }
       let connection: Connection | undefined;
       try {
-        connection = this.maker.create(this.stop.signal);
+        connection = this.maker.create(this.stopSignal);
         this.opening = connection;
         this.set({ state: "connecting", reason, attempt: this.attempts });
         await connection.open();
@@ -275,7 +278,7 @@ export class ServerLife {
           if (this.opening === connection) this.opening = undefined;
           this.maker.failed(connection);
         }
-        if (this.stop.signal.aborted) return;
+        if (this.stopped) return;
         reason = asClientError(error, this.serverId);
         continue;
       }
@@ -288,7 +291,7 @@ export class ServerLife {
         }
       }
       this.opening = undefined;
-      if (this.stop.signal.aborted) return;
+      if (this.stopped) return;
       return this.adopt(connection);
     }
   }
@@ -310,7 +313,8 @@ export class ServerLife {
     const state = this.stateNow;
     if (state === "closed" || state === "failed") return;
     if (state !== "closing") this.set({ state: "closing" });
-    this.stop.abort();
+    this.stopped = true;
+    this.stopper?.abort();
     const connections = [this.opening, this.current].filter((connection) => connection !== undefined);
     await Promise.allSettled(connections.map((connection) => (immediate ? connection.destroy(reason) : connection.close())));
     await Promise.allSettled(connections.map((connection) => connection.ended));
@@ -336,7 +340,20 @@ export class ServerLife {
     return new ClientError("closed", `server "${this.serverId}" is ${this.stateNow === "failed" ? "down" : "closed"}`, { serverId: this.serverId, cause: this.endedWith });
   }
 
+  /**
+   * Aborted once the host ended the server. Made on first use, by a restart: an AbortSignal is
+   * some 700 bytes with its listener maps, held by every server for a restart most never have.
+   */
+  private get stopSignal(): AbortSignal {
+    if (this.stopper === undefined) {
+      this.stopper = new AbortController();
+      if (this.stopped) this.stopper.abort();
+    }
+    return this.stopper.signal;
+  }
+
   private settleWaiters(outcome: Connection | ClientError): void {
+    if (this.waiters === undefined) return;
     const waiters = [...this.waiters];
     this.waiters.clear();
     for (const waiter of waiters) {

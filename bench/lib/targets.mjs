@@ -27,6 +27,14 @@ export function awkCatalogServer(tools) {
   return { command: "awk", args: [...interactive, "-v", `tools=${tools}`, "-f", serverPath("catalog-server.awk")] };
 }
 
+/**
+ * The awk server (servers/tiny-stdio-server.awk): a legacy stdio server of well under a megabyte
+ * a process, for the rows that connect a thousand servers at once. Needs `mawk` on the PATH.
+ */
+export function tinyStdioServer() {
+  return { command: "mawk", args: ["-W", "interactive", "-f", serverPath("tiny-stdio-server.awk")] };
+}
+
 /** The test server built on the official server library (legacy era only), over stdio. */
 export function officialStdioServer() {
   return { command: process.execPath, args: [fixturePath("official-server.mjs"), "stdio", "--era", "legacy"] };

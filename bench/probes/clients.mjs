@@ -115,6 +115,58 @@ export async function httpFactory(name) {
   }
 }
 
+/**
+ * Many stdio servers from one process, each library as it is naturally used: Conduit holds every
+ * server in one Client; the official client needs one Client (and transport) per server; the
+ * bare loop is one pipe pair per child. Resolves with { connect(target) → adapter, close() }.
+ */
+export async function stdioFactory(name) {
+  switch (name) {
+    case "conduit": {
+      const { Client } = await import("conduit-mcp");
+      const client = new Client({ name: "bench-conduit", version: "1.0.0" });
+      let next = 0;
+      return {
+        async connect(target) {
+          const server = await client.connect(`server-${++next}`, target);
+          return { call: (tool, args) => server.callTool(tool, args), close: () => server.close() };
+        },
+        close: () => client.close(),
+      };
+    }
+    case "sdk": {
+      const [{ Client }, { StdioClientTransport }] = await Promise.all([
+        import("@modelcontextprotocol/client"),
+        import("@modelcontextprotocol/client/stdio"),
+      ]);
+      const clients = [];
+      return {
+        async connect(target) {
+          const client = new Client({ name: "bench-sdk", version: "1.0.0" });
+          clients.push(client);
+          await client.connect(new StdioClientTransport({ command: target.command, args: target.args ?? [], stderr: "inherit" }));
+          return { call: (tool, args) => client.callTool({ name: tool, arguments: args }), close: () => client.close() };
+        },
+        close: () => Promise.all(clients.map((client) => client.close())),
+      };
+    }
+    case "raw": {
+      const { connect } = await import("../clients/raw.mjs");
+      const peers = [];
+      return {
+        async connect(target) {
+          const peer = await connect(target);
+          peers.push(peer);
+          return peer;
+        },
+        close: () => Promise.all(peers.map((peer) => peer.close())),
+      };
+    }
+    default:
+      throw new Error(`unknown client ${name}`);
+  }
+}
+
 /** The text of a tool result's first content block, or throws: a client that drops data is not fast. */
 export function firstText(result) {
   const text = result?.content?.[0]?.text;

@@ -90,7 +90,10 @@ function nodeAttempt(
     if (ticket !== undefined) ticket.resentUnsent = true;
     nodeAttempt(request, module, false, headers, resolve, reject);
   });
-  req.once("response", (res) => {
+  // `on`, not `once`, here and in `consume`: each event comes at most once, or settles what is
+  // settled already, and a `once` costs a wrapper and a bound function (some 110 bytes) each,
+  // kept for as long as a stream stays open.
+  req.on("response", (res) => {
     over = true;
     ticket?.bind(() => {
       res.destroy();
@@ -169,11 +172,11 @@ function nodeResponse(req: http.ClientRequest, res: http.IncomingMessage): Excha
           res.pause();
           void wait.then(() => res.resume());
         });
-        res.once("end", resolve);
-        res.once("error", reject);
-        res.once("aborted", () => reject(new Error("the response was aborted")));
-        req.once("error", reject);
-        res.once("close", () => {
+        res.on("end", resolve);
+        res.on("error", reject);
+        res.on("aborted", () => reject(new Error("the response was aborted")));
+        req.on("error", reject);
+        res.on("close", () => {
           if (!res.complete) reject(new Error("the connection closed before the response ended"));
         });
       }),

@@ -100,10 +100,12 @@ export class StdioTransport implements Transport {
     if (this.state !== "starting") throw this.closedWhileStarting();
     const child = await this.spawnChild(spawn);
     this.child = child;
-    this.exited = new Promise((resolve) => child.once("exit", () => resolve()));
+    // `on` for the events that come once (exit, end) or settle what is settled already: a
+    // `once` is a wrapper and a bound function (some 110 bytes) kept as long as the child runs.
+    this.exited = new Promise((resolve) => child.on("exit", () => resolve()));
     await new Promise<void>((resolve, reject) => {
       child.once("spawn", resolve);
-      child.once("error", reject);
+      child.on("error", reject);
     }).catch((error: unknown) => {
       this.state = "closed";
       throw new ClientError("transport", `could not start the server: ${this.describe()}: ${messageOf(error)}`, { cause: error });
@@ -165,7 +167,7 @@ export class StdioTransport implements Transport {
     });
     // A server that closed its stdout and runs on can never answer: unless it is exiting (then
     // its exit reports why), the connection ends rather than every call waiting out its timeout.
-    child.stdout?.once("end", () => {
+    child.stdout?.on("end", () => {
       const timer = setTimeout(() => {
         if (child.exitCode !== null || child.signalCode !== null) return;
         this.fail(new ClientError("transport", `the server closed its stdout but is still running: ${this.describe()}`));
@@ -183,7 +185,7 @@ export class StdioTransport implements Transport {
       this.options.logger.debug("stdio: write to server failed", { error: messageOf(error) });
     });
     child.on("error", (error) => this.options.logger.warn("stdio: child process error", { error: messageOf(error) }));
-    child.once("exit", (code, signal) => this.onExit(child, code, signal));
+    child.on("exit", (code, signal) => this.onExit(child, code, signal));
   }
 
   private receive(line: string): void {

@@ -45,7 +45,7 @@ export class LegacyCodec implements EraCodec {
   readonly tasks: LegacyTasks;
   negotiated: Negotiated;
   /** The ends of the watches open (`watch`), told when the connection ends. */
-  private readonly watches = new Set<(error: ClientError | undefined) => void>();
+  private watches: Set<(error: ClientError | undefined) => void> | undefined;
   /** Cancellations of no request in progress: a server may send them without end. */
   private readonly strayCancels = new Occurrences();
 
@@ -136,7 +136,7 @@ export class LegacyCodec implements EraCodec {
     let close: Promise<void> | undefined;
     let endedWith: (error: ClientError | undefined) => void = () => {};
     const ended = new Promise<ClientError | undefined>((resolve) => (endedWith = resolve));
-    this.watches.add(endedWith);
+    (this.watches ??= new Set()).add(endedWith);
     const capabilities = this.negotiated.serverCapabilities;
     const honoured: ListenFilter = {
       ...(filter.toolsListChanged === true && capabilities.tools?.listChanged === true ? { toolsListChanged: true } : {}),
@@ -148,7 +148,7 @@ export class LegacyCodec implements EraCodec {
       honoured,
       ended,
       close: () => {
-        this.watches.delete(endedWith);
+        this.watches?.delete(endedWith);
         close ??= Promise.all(subscribed.map((uri) => this.requestChecked("resources/unsubscribe", { uri }, {}).catch(() => undefined))).then(() => endedWith(undefined));
         return close;
       },
@@ -169,6 +169,7 @@ export class LegacyCodec implements EraCodec {
   end(reason: ClientError): void {
     // Followers of tasks may be between polls: they end now; watches with the connection.
     this.tasks.end(reason);
+    if (this.watches === undefined) return;
     for (const ended of this.watches) ended(reason);
     this.watches.clear();
   }

@@ -25,18 +25,22 @@ export class TaskShare {
   ) {}
 }
 
+const NOTHING = (): void => {};
+
 export class TaskShares {
-  private readonly shares = new Map<string, TaskShare>();
+  /** Made with the first follower: every connection has a TaskShares, few ever follow a task. */
+  private shares: Map<string, TaskShare> | undefined;
   private count = 0;
 
   /** Told when a task gets its first follower (`true`) and when its last one leaves (`false`). */
-  constructor(private readonly changed: (taskId: string, followed: boolean) => void = () => {}) {}
+  constructor(private readonly changed: (taskId: string, followed: boolean) => void = NOTHING) {}
 
   /** Joins the followers of `taskId`; `leave` when done. */
   join(taskId: string, assigns: unknown, listener: (snapshot: TaskSnapshot) => void): { share: TaskShare; leave: () => void } {
-    let share = this.shares.get(taskId);
+    const shares = (this.shares ??= new Map<string, TaskShare>());
+    let share = shares.get(taskId);
     const fresh = share === undefined;
-    if (share === undefined) this.shares.set(taskId, (share = new TaskShare(taskId, assigns)));
+    if (share === undefined) shares.set(taskId, (share = new TaskShare(taskId, assigns)));
     share.followers++;
     share.listeners.add(listener);
     this.count++;
@@ -51,7 +55,7 @@ export class TaskShares {
         this.count--;
         joined.listeners.delete(listener);
         if (--joined.followers === 0) {
-          this.shares.delete(taskId);
+          shares.delete(taskId);
           this.changed(taskId, false);
         }
       },
@@ -59,7 +63,7 @@ export class TaskShares {
   }
 
   get(taskId: string): TaskShare | undefined {
-    return this.shares.get(taskId);
+    return this.shares?.get(taskId);
   }
 
   /** Followers in all (each is a call in flight for the idle rule). */
@@ -69,12 +73,12 @@ export class TaskShares {
 
   /** A status notification for `taskId`: its followers take it as a look. */
   notify(taskId: string, snapshot: TaskSnapshot): void {
-    const share = this.shares.get(taskId);
+    const share = this.shares?.get(taskId);
     if (share === undefined) return;
     for (const listener of share.listeners) listener(snapshot);
   }
 
   has(taskId: string): boolean {
-    return this.shares.has(taskId);
+    return this.shares?.has(taskId) === true;
   }
 }

@@ -37,8 +37,8 @@ export class LegacyTasks implements EraTasks {
   readonly makesUnasked: boolean;
   private readonly canList: boolean;
   private readonly callsAsTasks: boolean;
-  /** `execution.taskSupport` of each tool listed so far. */
-  private readonly support = new Map<string, string | undefined>();
+  /** `execution.taskSupport` of each tool listed so far; made by the first listing (most servers have no tasks). */
+  private support: Map<string, string | undefined> | undefined;
   /** The listing that learns the tools' task support, once, shared by the calls that wait for it. */
   private listing: Promise<void> | undefined;
   private readonly shares = new TaskShares();
@@ -166,9 +166,10 @@ export class LegacyTasks implements EraTasks {
 
   /** The tools of a listing: their task support is remembered. */
   recordTools(tools: readonly Tool[]): void {
+    if (!this.callsAsTasks) return; // only `ask` reads it, and only then
+    const support = (this.support ??= new Map<string, string | undefined>());
     for (const tool of tools) {
-      const support = isObject(tool.execution) && typeof tool.execution.taskSupport === "string" ? tool.execution.taskSupport : undefined;
-      this.support.set(tool.name, support);
+      support.set(tool.name, isObject(tool.execution) && typeof tool.execution.taskSupport === "string" ? tool.execution.taskSupport : undefined);
     }
   }
 
@@ -184,7 +185,7 @@ export class LegacyTasks implements EraTasks {
    * goes on without it (the tool's support stays unknown), one that asks for a task fails.
    */
   private async supportOf(tool: string, wanted: boolean, signal: AbortSignal | undefined): Promise<string | undefined> {
-    if (this.support.has(tool)) return this.support.get(tool);
+    if (this.support?.has(tool) === true) return this.support.get(tool);
     this.listing ??= this.listTools().catch((error: unknown) => {
       this.listing = undefined;
       throw error;
@@ -195,7 +196,7 @@ export class LegacyTasks implements EraTasks {
       if (wanted || signal?.aborted === true) throw error;
       this.logger.warn(`server "${this.serverId}": the tools could not be listed to learn their task support; calling plainly`, { error });
     }
-    return this.support.get(tool);
+    return this.support?.get(tool);
   }
 
   private async listTools(): Promise<void> {

@@ -60,7 +60,8 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
   private readonly pending = new Map<number, PendingCall>();
   /** The calls `pauseDeadlines` paused, until `resumeDeadlines` (made on the first pause: most connections never have one). */
   private heldForPerson: Set<PendingCall> | undefined;
-  private readonly inbound = new Map<RequestId, InboundRequest>();
+  /** The server's requests being answered (made on the first: many servers never send one). */
+  private inbound: Map<RequestId, InboundRequest> | undefined;
   private nextId = 1;
   private callCount = 0;
   private closedWith: ClientError | undefined;
@@ -192,7 +193,7 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
       this.finish(call);
       call.reject(error);
     }
-    for (const request of [...this.inbound.values()]) request.abandon(error);
+    if (this.inbound !== undefined) for (const request of [...this.inbound.values()]) request.abandon(error);
   }
 
   // ---- TransportSink -------------------------------------------------------------------------
@@ -261,10 +262,11 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
     const id = value.id;
     if (!isRequestId(id)) return this.invalid("request id is neither a string nor a number", value, true);
     if (this.closedWith !== undefined) return undefined;
-    if (this.inbound.has(id)) return this.invalid(`request id ${excerpt(id)} is already in use`, value, false);
+    const inbound = (this.inbound ??= new Map<RequestId, InboundRequest>());
+    if (inbound.has(id)) return this.invalid(`request id ${excerpt(id)} is already in use`, value, false);
     if (sink instanceof BatchReply) sink.expect();
     const request = new InboundRequest(id, method, params, meta, sink);
-    this.inbound.set(id, request);
+    inbound.set(id, request);
     this.handlers.onServerRequest(request);
     return undefined;
   }
@@ -286,13 +288,13 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
 
   /** @see ResponseSink */
   settled(request: InboundRequest): void {
-    this.inbound.delete(request.id);
+    this.inbound?.delete(request.id);
   }
 
   private receiveNotification(method: string, params: Record<string, unknown> | undefined, meta: InboundMeta | undefined): void {
     if (method === "notifications/progress") return this.progress(params);
     if (method === "notifications/cancelled" && params !== undefined && isRequestId(params.requestId)) {
-      const request = this.inbound.get(params.requestId);
+      const request = this.inbound?.get(params.requestId);
       if (request !== undefined) {
         request.abandon(new ClientError("cancelled", "the server cancelled its request", { data: params.reason }));
         return;

@@ -9,8 +9,9 @@
  * means it expired: one renewal runs (the policy's `renewSession`), shared by every request
  * that met the 404, while requests without a session wait for it. Closing DELETEs the session.
  *
- * The header objects are built once per kind of request and reused until one of those changes
- * (nothing downstream modifies them), since a host may make thousands of calls a second.
+ * The header objects are built once per kind of request, when first asked for, and reused until
+ * one of those changes (nothing downstream modifies them), since a host may make thousands of
+ * calls a second; an idle connection keeps only the kinds it used.
  */
 import { ClientError } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
@@ -27,7 +28,7 @@ export class HttpSession {
   private policy: EraPolicy | undefined;
   private sessionId: string | undefined;
   private readonly custom: Record<string, string>;
-  private built: Record<RequestKind, Record<string, string>> | undefined;
+  private built: Partial<Record<RequestKind, Record<string, string>>> | undefined;
   private renewing: Promise<void> | undefined;
   /** Runs after each renewal (the transport opens its standalone stream again on the new session). */
   onRenewed: (() => void) | undefined;
@@ -118,8 +119,8 @@ export class HttpSession {
 
   /** The headers of a request of this kind (shared: never modified). */
   headers(kind: RequestKind): Readonly<Record<string, string>> {
-    this.built ??= this.build();
-    return this.built[kind];
+    const built = (this.built ??= {});
+    return (built[kind] ??= this.build(kind));
   }
 
   /** DELETEs the session, if there is one (bounded, and `ticket` cancels it; a failure is only logged). */
@@ -138,15 +139,19 @@ export class HttpSession {
     }
   }
 
-  private build(): Record<RequestKind, Record<string, string>> {
-    const common = { ...this.custom };
-    if (this.sessionId !== undefined) common["mcp-session-id"] = this.sessionId;
+  private build(kind: RequestKind): Record<string, string> {
+    const headers = { ...this.custom };
+    if (this.sessionId !== undefined) headers["mcp-session-id"] = this.sessionId;
     const version = this.policy?.protocolVersion;
-    if (version !== undefined) common["mcp-protocol-version"] = version;
-    const post: Record<string, string> = { ...common, accept: "application/json, text/event-stream", "content-type": "application/json" };
     // The version is negotiated by `initialize`: a renewal asks afresh, like the first one.
-    const initialize = { ...post };
-    delete initialize["mcp-protocol-version"];
-    return { initialize, post, get: { ...common, accept: "text/event-stream" }, delete: common };
+    if (kind === "initialize") {
+      if ("mcp-protocol-version" in headers) delete headers["mcp-protocol-version"];
+    } else if (version !== undefined) headers["mcp-protocol-version"] = version;
+    if (kind === "get") headers.accept = "text/event-stream";
+    else if (kind !== "delete") {
+      headers.accept = "application/json, text/event-stream";
+      headers["content-type"] = "application/json";
+    }
+    return headers;
   }
 }

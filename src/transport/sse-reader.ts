@@ -33,22 +33,39 @@ let loaded: CreateParser | undefined;
 /** A reader; the parser's module is loaded with the first event stream, not at import. */
 export async function openSseReader(limit: number, cursor: SseCursor, handlers: SseHandlers): Promise<SseReader> {
   loaded ??= (await import("eventsource-parser")).createParser;
-  return new SseReader(loaded, lowRuntime().utf8Stream?.() ?? webUtf8Stream(), limit, cursor, handlers);
+  return new SseReader(loaded, limit, cursor, handlers);
 }
 
+/**
+ * The parser and the decoder are made with the first chunk: a standalone stream may stay silent
+ * for hours, and the two hold some 1.3 kB of closures and buffers, for every connection.
+ */
 export class SseReader {
-  private readonly parser: EventSourceParser;
+  private parser: EventSourceParser | undefined;
+  /** Keeps a split UTF-8 character for the next chunk (on Node a StringDecoder, far lighter than a TextDecoder). */
+  private decoder: Utf8Stream | undefined;
   private overflowed = false;
 
   constructor(
-    createParser: CreateParser,
-    /** Keeps a split UTF-8 character for the next chunk (on Node a StringDecoder, far lighter than a TextDecoder). */
-    private readonly decoder: Utf8Stream,
+    private readonly createParser: CreateParser,
     private readonly limit: number,
     readonly cursor: SseCursor,
-    handlers: SseHandlers,
-  ) {
-    this.parser = createParser({
+    private readonly handlers: SseHandlers,
+  ) {}
+
+  /** Feeds a chunk; throws `SseOverflowError` when an event outgrows the limit. */
+  push(chunk: Uint8Array): void {
+    if (!this.overflowed) {
+      this.decoder ??= lowRuntime().utf8Stream?.() ?? webUtf8Stream();
+      this.parser ??= this.makeParser();
+      this.parser.feed(this.decoder.write(chunk));
+    }
+    if (this.overflowed) throw new SseOverflowError(this.limit);
+  }
+
+  private makeParser(): EventSourceParser {
+    const { limit, cursor, handlers } = this;
+    return this.createParser({
       maxBufferSize: limit,
       onEvent: (event) => {
         // `maxBufferSize` only bounds what the parser holds between chunks: an event that arrives
@@ -77,12 +94,6 @@ export class SseReader {
         if (error.type === "max-buffer-size-exceeded") this.overflowed = true;
       },
     });
-  }
-
-  /** Feeds a chunk; throws `SseOverflowError` when an event outgrows the limit. */
-  push(chunk: Uint8Array): void {
-    if (!this.overflowed) this.parser.feed(this.decoder.write(chunk));
-    if (this.overflowed) throw new SseOverflowError(this.limit);
   }
 }
 
