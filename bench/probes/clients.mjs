@@ -69,29 +69,12 @@ export async function connectStdio(name, target, { onLog, logRateLimit } = {}) {
 export async function httpFactory(name) {
   switch (name) {
     case "conduit": {
-      const { Client } = await import("conduit-mcp");
-      const client = new Client({ name: "bench-conduit", version: "1.0.0" });
-      let next = 0;
-      return {
-        async connect(url) {
-          const server = await client.connect(`server-${++next}`, { url });
-          return { call: (tool, args) => server.callTool(tool, args), close: () => server.close() };
-        },
-        close: () => client.close(),
-      };
+      const many = await conduitMany();
+      return { connect: (url) => many.connect({ url }), close: many.close };
     }
     case "sdk": {
       const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
-      const clients = [];
-      return {
-        async connect(url) {
-          const client = new Client({ name: "bench-sdk", version: "1.0.0" });
-          clients.push(client);
-          await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-          return { call: (tool, args) => client.callTool({ name: tool, arguments: args }), close: () => client.close() };
-        },
-        close: () => Promise.all(clients.map((client) => client.close())),
-      };
+      return sdkMany(Client, (url) => new StreamableHTTPClientTransport(new URL(url)));
     }
     case "raw": {
       const { rawHttp } = await import("./raw-http.mjs");
@@ -122,33 +105,14 @@ export async function httpFactory(name) {
  */
 export async function stdioFactory(name) {
   switch (name) {
-    case "conduit": {
-      const { Client } = await import("conduit-mcp");
-      const client = new Client({ name: "bench-conduit", version: "1.0.0" });
-      let next = 0;
-      return {
-        async connect(target) {
-          const server = await client.connect(`server-${++next}`, target);
-          return { call: (tool, args) => server.callTool(tool, args), close: () => server.close() };
-        },
-        close: () => client.close(),
-      };
-    }
+    case "conduit":
+      return conduitMany();
     case "sdk": {
       const [{ Client }, { StdioClientTransport }] = await Promise.all([
         import("@modelcontextprotocol/client"),
         import("@modelcontextprotocol/client/stdio"),
       ]);
-      const clients = [];
-      return {
-        async connect(target) {
-          const client = new Client({ name: "bench-sdk", version: "1.0.0" });
-          clients.push(client);
-          await client.connect(new StdioClientTransport({ command: target.command, args: target.args ?? [], stderr: "inherit" }));
-          return { call: (tool, args) => client.callTool({ name: tool, arguments: args }), close: () => client.close() };
-        },
-        close: () => Promise.all(clients.map((client) => client.close())),
-      };
+      return sdkMany(Client, (target) => new StdioClientTransport({ command: target.command, args: target.args ?? [], stderr: "inherit" }));
     }
     case "raw": {
       const { connect } = await import("../clients/raw.mjs");
@@ -165,6 +129,34 @@ export async function stdioFactory(name) {
     default:
       throw new Error(`unknown client ${name}`);
   }
+}
+
+/** Conduit with many servers: every one in one Client, as it is meant to be used. */
+async function conduitMany() {
+  const { Client } = await import("conduit-mcp");
+  const client = new Client({ name: "bench-conduit", version: "1.0.0" });
+  let next = 0;
+  return {
+    async connect(target) {
+      const server = await client.connect(`server-${++next}`, target);
+      return { call: (tool, args) => server.callTool(tool, args), close: () => server.close() };
+    },
+    close: () => client.close(),
+  };
+}
+
+/** The official client with many servers: a Client and a transport (`transportFor(where)`) per server. */
+function sdkMany(Client, transportFor) {
+  const clients = [];
+  return {
+    async connect(where) {
+      const client = new Client({ name: "bench-sdk", version: "1.0.0" });
+      clients.push(client);
+      await client.connect(transportFor(where));
+      return { call: (tool, args) => client.callTool({ name: tool, arguments: args }), close: () => client.close() };
+    },
+    close: () => Promise.all(clients.map((client) => client.close())),
+  };
 }
 
 /** The text of a tool result's first content block, or throws: a client that drops data is not fast. */

@@ -8,16 +8,10 @@
 import { ASK_ARGS, checkAsk, connectChecked, sequentialCalls } from "../lib/calls.mjs";
 import { measure } from "../lib/measure.mjs";
 import { rawHttpServer } from "../lib/targets.mjs";
+// The stdio row's target and input rate limit: the same work, over another transport.
+import { TARGET, UNBOUNDED } from "./mrtr-elicitation.mjs";
 
 const NAME = "MRTR: one elicitation round per call (modern, Streamable HTTP)";
-const TARGET = {
-  all: [
-    { vs: "raw", min: 0.9 },
-    { vs: "sdk", min: 2 },
-  ],
-  text: "≥ 0.9× the bare loop and ≥ 2× the official client",
-};
-const UNBOUNDED = { perSecond: 1e9, burst: 1e9 };
 
 export default {
   id: "mrtr-elicitation-http",

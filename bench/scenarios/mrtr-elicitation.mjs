@@ -10,14 +10,14 @@ import { measure } from "../lib/measure.mjs";
 import { rawStdioServer } from "../lib/targets.mjs";
 
 const NAME = "MRTR: one elicitation round per call (modern, stdio)";
-const TARGET = {
+export const TARGET = {
   all: [
     { vs: "raw", min: 0.9 },
     { vs: "sdk", min: 2 },
   ],
   text: "≥ 0.9× the bare loop and ≥ 2× the official client",
 };
-const UNBOUNDED = { perSecond: 1e9, burst: 1e9 };
+export const UNBOUNDED = { perSecond: 1e9, burst: 1e9 };
 
 export default {
   id: "mrtr-elicitation",

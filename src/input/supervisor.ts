@@ -107,20 +107,16 @@ export function supervise<T>(
   try {
     value = run(supervision);
   } catch (error) {
-    supervision.settle({ status: "threw", error });
     return Promise.resolve({ status: "threw", error });
   }
   if (!isThenable(value)) {
     // Answered at once (a policy, a test, a cached answer): there was nothing to time or to
-    // withdraw, and no deadline, listener or promise is made for it.
-    // The callback may have aborted it (TypeScript cannot know a call changed it).
-    if (abortedNow(outer)) {
-      const reason = outer.reason as unknown;
-      supervision.settle({ status: "aborted", reason, running: Promise.resolve() }, reason ?? new Error("aborted"));
-      return Promise.resolve({ status: "aborted", reason, running: Promise.resolve() });
-    }
-    supervision.settle({ status: "ok", value });
-    return Promise.resolve({ status: "ok", value });
+    // withdraw, and no deadline, listener or promise is made for it. The request may have been
+    // withdrawn while the callback ran (TypeScript cannot know a call changed the signal).
+    if (!abortedNow(outer)) return Promise.resolve({ status: "ok", value });
+    const outcome: Supervised<T> = { status: "aborted", reason: outer.reason as unknown, running: Promise.resolve() };
+    supervision.settle(outcome, outcome.reason ?? new Error("aborted"));
+    return Promise.resolve(outcome);
   }
   const outcome = supervision.watch(queue, timeoutMs - (now() - started));
   supervision.running = Promise.resolve(value).then(
