@@ -47,10 +47,12 @@ export class HttpAgents implements HttpBackend {
 
   /** The exchange over these agents: one object, shared by all the client's connections. */
   readonly exchange: Exchange = {
-    send: async (request) => {
+    send: (request) => {
       const secure = request.url.protocol === "https:";
-      const entry = this.cached(secure) ?? (await this.load(secure));
-      return nodeSend(request, entry.module, entry.agent);
+      const entry = this.cached(secure);
+      // Once loaded, no await is added per request (an async wrapper costs a promise and a tick).
+      if (entry !== undefined) return nodeSend(request, entry.module, entry.agent);
+      return this.load(secure).then((loaded) => nodeSend(request, loaded.module, loaded.agent));
     },
   };
 
@@ -63,18 +65,56 @@ export class HttpAgents implements HttpBackend {
 
 function nodeSend(request: ExchangeRequest, module: HttpModule, agent: http.Agent): Promise<ExchangeResponse> {
   return new Promise((resolve, reject) => {
-    const headers: http.OutgoingHttpHeaders = request.extra === undefined ? { ...request.headers } : { ...request.headers, ...request.extra };
-    if (request.body !== undefined) headers["content-length"] = Buffer.byteLength(request.body);
-    nodeAttempt(request, module, agent, headers, resolve, reject);
+    nodeAttempt(request, module, agent, headerList(request), resolve, reject);
   });
 }
+
+/**
+ * The request's headers as the flat name/value list `node:http` takes as it is: given an object
+ * instead, it calls `setHeader` for each (a lower-casing and a map entry apiece) before writing
+ * them out. Names and values are still checked as they are written, and a bad one still throws.
+ * The list of a request's shared headers is made once per headers object (they are frozen
+ * per session and kind, `http-session.ts`); only this request's own are appended. A list has no
+ * Host unless it names one, so it carries the URL's, as `node:http` would have added. Exported for
+ * its unit test.
+ */
+export function headerList(request: ExchangeRequest): string[] {
+  const headers = request.headers;
+  let shared = lists.get(headers);
+  if (shared === undefined) {
+    shared = [];
+    for (const name in headers) shared.push(name, headers[name]!);
+    lists.set(headers, shared);
+  }
+  const list = "host" in headers ? shared.slice() : ["host", request.url.host, ...shared];
+  const extra = request.extra;
+  if (extra !== undefined) for (const name in extra) put(list, headers, name, extra[name]!);
+  if (request.body !== undefined) put(list, headers, "content-length", String(Buffer.byteLength(request.body)));
+  return list;
+}
+
+/** A request's own header replaces a shared one of its name, as it did in a merged object. */
+function put(list: string[], shared: Readonly<Record<string, string>>, name: string, value: string): void {
+  if (!(name in shared)) {
+    list.push(name, value);
+    return;
+  }
+  for (let i = 0; i < list.length; i += 2) {
+    if (list[i] === name) {
+      list[i + 1] = value;
+      return;
+    }
+  }
+}
+
+const lists = new WeakMap<Readonly<Record<string, string>>, string[]>();
 
 /** One try of `nodeSend`, over the pool (`agent`) or, sent again, on a socket of its own (`false`). */
 function nodeAttempt(
   request: ExchangeRequest,
   module: HttpModule,
   agent: http.Agent | false,
-  headers: http.OutgoingHttpHeaders,
+  headers: string[],
   resolve: (response: ExchangeResponse) => void,
   reject: (error: unknown) => void,
 ): void {
