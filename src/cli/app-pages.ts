@@ -93,7 +93,7 @@ export async function serveAppPages(options: AppPagesOptions): Promise<AppPages>
   const sandbox = http.createServer((req, res) => {
     const path = ownPath(req, res, sandboxOrigin, token);
     if (path === undefined) return;
-    if (req.method === "GET" && path === "/sandbox") return page(res, options.sandboxPage(hostOrigin), sandboxPolicy(hostOrigin, options.resource.csp));
+    if (req.method === "GET" && path === "/sandbox") return page(res, options.sandboxPage(hostOrigin), sandboxPolicy(hostOrigin));
     refuse(res, 404, "not here");
   });
 
@@ -132,12 +132,12 @@ function hostPolicy(sandboxOrigin: string): string {
 }
 
 /**
- * The sandbox page is held to the app's own policy: a frame it makes of the app's document
- * inherits the page's policy besides its own, so a stricter page would break what the app
- * declared and a looser one would add nothing. Only the host page may frame it.
+ * Only the host page may frame the sandbox page. Nothing more: the app's frame is a `srcdoc`
+ * document of that page and inherits its policy on top of its own (which the bridge sets), so a
+ * fetch directive here would block what the app declared.
  */
-function sandboxPolicy(hostOrigin: string, appPolicy: string): string {
-  return `${appPolicy}; frame-ancestors ${hostOrigin}`;
+function sandboxPolicy(hostOrigin: string): string {
+  return `frame-ancestors ${hostOrigin}`;
 }
 
 function hostPage(title: string, sandboxOrigin: string): string {
