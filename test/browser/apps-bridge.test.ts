@@ -92,4 +92,52 @@ describe("the apps bridge in Chromium", needs("chromium-headless-shell"), () => 
     expect(proxySeen.filter((m) => m.method === "ui/notifications/sandbox-resource-ready")).toHaveLength(1);
     expect(errors).toEqual([]);
   });
+
+  /** Mounts the view with `toolArguments` as its probes; the page, once the view is initialised. */
+  async function mounted(toolArguments: Record<string, unknown> = {}, extra: { innerSandbox?: string } = {}): Promise<{ page: Page; errors: string[] }> {
+    const opened = await hostPage();
+    await opened.page.evaluate((request) => appsHost.mount(request), { sandboxUrl: `${origins.sandbox}/sandbox.html`, resource: resource(), toolArguments, ...extra });
+    await opened.page.waitForFunction(() => appsHost.events.some((event) => event.at === "sent" && (event.message as { method?: string }).method === "ui/notifications/tool-input"));
+    return opened;
+  }
+
+  const viewFrame = (page: Page): Frame => frameAt(page, (frame) => frame.url() === "about:srcdoc");
+  const proxyFrame = (page: Page): Frame => frameAt(page, (frame) => frame.url().startsWith(origins.sandbox));
+
+  it("the view's CSP lets fetch reach a declared origin and blocks an undeclared one", async () => {
+    const { page } = await mounted({ fetch: { allowed: `${origins.hostAlias}/data`, blocked: `${origins.sandboxAlias}/data` } });
+    expect(await logOf(page, "fetch")).toEqual({ allowed: "200 data", blocked: "TypeError", violations: [{ directive: "connect-src", blocked: `${origins.sandboxAlias}/data` }] });
+  });
+
+  it("the view reaches neither the host page's DOM nor the proxy's (an opaque origin inside another origin)", async () => {
+    const { page } = await mounted({ reach: true });
+    expect(await logOf(page, "reach")).toEqual({ topDocument: "SecurityError", topBody: "SecurityError", parentDocument: "SecurityError", topLocation: "SecurityError", origin: "null" });
+    // Even given allow-same-origin (the proxy's origin), the host page stays out of reach.
+    await context?.close();
+    const second = await mounted({ reach: true }, { innerSandbox: "allow-scripts allow-same-origin" });
+    expect(await logOf(second.page, "reach")).toEqual({ topDocument: "SecurityError", topBody: "SecurityError", parentDocument: "object", topLocation: "SecurityError", origin: origins.sandbox });
+  });
+
+  it("follows the view's size-changed: the frame in the container takes the view's height", async () => {
+    const { page } = await mounted({ grow: 480 });
+    await page.waitForFunction(() => parseInt(appsHost.frameHeight(), 10) >= 480);
+    const sizes = await page.evaluate(() => appsHost.sizes as Array<{ height?: number }>);
+    expect(sizes.at(-1)!.height).toBeGreaterThanOrEqual(480);
+    const box = await page.locator("#apps iframe").boundingBox();
+    expect(box!.height).toBeGreaterThanOrEqual(480);
+  });
+
+  it("unmount tears the session down (ui/resource-teardown, answered by the App) and removes the frames", async () => {
+    const { page } = await mounted();
+    expect(page.frames()).toHaveLength(3);
+    await page.evaluate(() => appsHost.unmount());
+    const events = await page.evaluate(() => appsHost.events);
+    const teardown = events.find((event) => event.at === "sent" && (event.message as { method?: string }).method === "ui/resource-teardown");
+    expect(teardown).toBeDefined();
+    const id = (teardown as { message: { id: number } }).message.id;
+    expect(events.some((event) => event.at === "received" && (event.message as { id?: number; method?: string }).id === id && (event.message as { method?: string }).method === undefined)).toBe(true);
+    expect(await page.evaluate(() => appsHost.frameCount())).toBe(0);
+    expect(page.frames()).toHaveLength(1);
+    await page.evaluate(() => appsHost.unmount());
+  });
 });

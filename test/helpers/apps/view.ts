@@ -14,6 +14,9 @@ interface Probes {
 
 const received: string[] = [];
 const violations: Array<{ directive: string; blocked: string }> = [];
+/** Settles on the first connect-src violation (the event comes in a task of its own, after the fetch fails). */
+let connectViolation: () => void = () => {};
+const connectViolated = new Promise<void>((resolve) => (connectViolation = resolve));
 const app = new App({ name: "bridge-test-view", version: "1.0.0" }, {});
 
 const report = (probe: string, result: unknown): Promise<void> => app.sendLog({ level: "info", data: { probe, result } });
@@ -40,6 +43,7 @@ async function run(probes: Probes): Promise<void> {
   if (probes.fetch !== undefined) {
     const allowed = await fetched(probes.fetch.allowed);
     const blocked = await fetched(probes.fetch.blocked);
+    if (blocked === "TypeError") await connectViolated;
     await report("fetch", { allowed, blocked, violations: violations.filter((v) => v.directive === "connect-src") });
   }
   if (probes.reach === true) {
@@ -60,6 +64,9 @@ addEventListener("message", (event: MessageEvent) => {
   received.push(typeof data?.method === "string" ? data.method : `response ${String(data?.id)}`);
   if (data?.method === "test/marker") void report("received", [...received]);
 });
-document.addEventListener("securitypolicyviolation", (event) => violations.push({ directive: event.effectiveDirective, blocked: event.blockedURI }));
+document.addEventListener("securitypolicyviolation", (event) => {
+  violations.push({ directive: event.effectiveDirective, blocked: event.blockedURI });
+  if (event.effectiveDirective === "connect-src") connectViolation();
+});
 app.ontoolinput = ({ arguments: args }) => void run((args ?? {}) as Probes);
 await app.connect();
