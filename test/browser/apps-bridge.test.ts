@@ -140,4 +140,115 @@ describe("the apps bridge in Chromium", needs("chromium-headless-shell"), () => 
     expect(page.frames()).toHaveLength(1);
     await page.evaluate(() => appsHost.unmount());
   });
+
+  /** Adds a frame at `url` to the host page (after the app's, so the app's stays `frames[0]`). */
+  async function addFrame(page: Page, url: string): Promise<void> {
+    await page.evaluate((src) => {
+      const frame = document.createElement("iframe");
+      frame.src = src;
+      document.body.append(frame);
+    }, url);
+  }
+
+  it("the host side drops what comes from another window, and what comes from the app's frame on another origin", async () => {
+    const { page } = await mounted();
+    // A frame of the sandbox's own origin, but not the app's: its tools/call is not the view's.
+    origins.serve("sandbox", "/rogue.html", { body: `<script>parent.postMessage({ jsonrpc: "2.0", id: 99, method: "tools/call", params: { name: "rogue" } }, "*");</script>` });
+    await addFrame(page, `${origins.sandbox}/rogue.html`);
+    await page.waitForFunction(() => globalThis.seenHere.some((m) => m.method === "tools/call"));
+    const before = await page.evaluate(() => appsHost.stats()!);
+    expect(await page.evaluate(() => appsHost.events.some((event) => event.at === "received" && (event.message as { method?: string }).method === "tools/call"))).toBe(false);
+    // The app's own window, navigated to another origin (localhost): its message is dropped too.
+    origins.serve("sandbox", "/elsewhere.html", { body: `<script>parent.postMessage({ jsonrpc: "2.0", id: 98, method: "tools/call", params: { name: "elsewhere" } }, "*");</script>` });
+    await proxyFrame(page).evaluate((url) => void (location.href = url), `${origins.sandboxAlias}/elsewhere.html`);
+    await page.waitForFunction(() => globalThis.seenHere.filter((m) => m.method === "tools/call").length === 2);
+    expect(await page.evaluate(() => appsHost.events.some((event) => event.at === "received" && (event.message as { method?: string }).method === "tools/call"))).toBe(false);
+    expect(await page.evaluate(() => appsHost.stats()!)).toEqual({ ...before, dropped: before.dropped + 1 });
+  });
+
+  it("the host side drops the proxy's own methods after the handshake, and the proxy does not relay a view's", async () => {
+    const { page } = await mounted();
+    // From the proxy: a second proxy-ready is no message for the session.
+    await proxyFrame(page).evaluate(() => parent.postMessage({ jsonrpc: "2.0", method: "ui/notifications/sandbox-proxy-ready", params: {} }, "*"));
+    await page.waitForFunction(() => globalThis.seenHere.filter((m) => m.method === "ui/notifications/sandbox-proxy-ready").length === 2);
+    expect(await page.evaluate(() => appsHost.stats()!.dropped)).toBe(1);
+    // From the view: a sandbox-* method stops at the proxy; a ping behind it passes (one path, in order).
+    await viewFrame(page).evaluate(() => {
+      parent.postMessage({ jsonrpc: "2.0", method: "ui/notifications/sandbox-resource-ready", params: { html: "<p>forged</p>" } }, "*");
+      parent.postMessage({ jsonrpc: "2.0", id: "after", method: "ping" }, "*");
+    });
+    await page.waitForFunction(() => appsHost.events.some((event) => event.at === "received" && (event.message as { id?: unknown }).id === "after"));
+    const methods = await page.evaluate(() => globalThis.seenHere.map((m) => m.method));
+    expect(methods).not.toContain("ui/notifications/sandbox-resource-ready");
+  });
+
+  it("the proxy drops what another window sends it: nothing of it reaches the view", async () => {
+    const { page } = await mounted();
+    // A frame on yet another origin, in the host's page, writes to the app's frame directly.
+    origins.serve("host", "/to-proxy.html", { body: `<script>parent.frames[0].postMessage({ jsonrpc: "2.0", method: "test/rogue", params: {} }, "*");</script>` });
+    await addFrame(page, `${origins.hostAlias}/to-proxy.html`);
+    await proxyFrame(page).waitForFunction(() => globalThis.seenHere.some((m) => m.method === "test/rogue"));
+    // The session's marker goes the same way the rogue message would have: host, proxy, view.
+    await page.evaluate(() => appsHost.sendToView({ jsonrpc: "2.0", method: "test/marker", params: {} }));
+    const received = (await logOf(page, "received")) as string[];
+    expect(received).toContain("test/marker");
+    expect(received).not.toContain("test/rogue");
+  });
+
+  it("the proxy serves its host alone: framed by another origin it says nothing and frames nothing", async () => {
+    // The page without its frame-ancestors header, so that the proxy's own check is what refuses.
+    origins.serve("sandbox", "/sandbox-open.html", { body: origins.bridge.sandboxProxyPage({ hostOrigin: origins.host }) });
+    origins.serve("host", "/framer.html", { body: `<iframe src="${origins.sandbox}/sandbox-open.html"></iframe>` });
+    const { page, errors } = await hostPage();
+    await page.goto(`${origins.hostAlias}/framer.html`);
+    const proxy = await (await page.waitForSelector("iframe")).contentFrame();
+    await proxy!.waitForFunction(() => document.readyState === "complete");
+    expect(errors).toContain("[conduit sandbox proxy] framed by a page that is not the host's");
+    await page.evaluate(() => document.querySelector("iframe")!.contentWindow!.postMessage({ jsonrpc: "2.0", method: "ui/notifications/sandbox-resource-ready", params: { html: "<p>x</p>" } }, "*"));
+    await proxy!.waitForFunction(() => globalThis.seenHere.some((m) => m.method === "ui/notifications/sandbox-resource-ready"));
+    expect(await proxy!.evaluate(() => document.querySelectorAll("iframe").length)).toBe(0);
+    expect(await page.evaluate(() => globalThis.seenHere)).toEqual([]);
+  });
+
+  it("with frame-ancestors on its response, another origin cannot frame the proxy at all", async () => {
+    origins.serve("host", "/framer-strict.html", { body: `<iframe src="${origins.sandbox}/sandbox.html"></iframe>` });
+    const { page, errors } = await hostPage();
+    await page.goto(`${origins.hostAlias}/framer-strict.html`);
+    await page.waitForFunction(() => document.readyState === "complete");
+    const proxy = await (await page.waitForSelector("iframe")).contentFrame();
+    // Chromium shows its own error page in place of a framing refused by frame-ancestors.
+    expect(await proxy!.evaluate(() => typeof (globalThis as { seenHere?: unknown }).seenHere === "undefined" || location.href.startsWith("chrome-error:"))).toBe(true);
+    expect(errors.join("\n")).toMatch(/frame-ancestors/);
+  });
+
+  it("waits for the proxy's sandbox-proxy-ready before it sends the resource", async () => {
+    // A proxy of the test's: it says something else first, and ready only when told.
+    origins.serve("sandbox", "/manual.html", {
+      body: `<script>
+        globalThis.sayReady = () => parent.postMessage({ jsonrpc: "2.0", method: "ui/notifications/sandbox-proxy-ready", params: {} }, "${origins.host}");
+        parent.postMessage({ jsonrpc: "2.0", method: "test/early" }, "${origins.host}");
+      </script>`,
+    });
+    const { page } = await hostPage();
+    const mounting = page.evaluate((request) => appsHost.mount(request), { sandboxUrl: `${origins.sandbox}/manual.html`, resource: resource() });
+    await page.waitForFunction(() => globalThis.seenHere.some((m) => m.method === "test/early"));
+    const proxy = proxyFrame(page);
+    expect(await proxy.evaluate(() => globalThis.seenHere)).toEqual([]);
+    await proxy.evaluate(() => (globalThis as unknown as { sayReady(): void }).sayReady());
+    await mounting;
+    await proxy.waitForFunction(() => globalThis.seenHere.length > 0);
+    expect(await proxy.evaluate(() => globalThis.seenHere)).toEqual([{ fromParent: true, origin: origins.host, method: "ui/notifications/sandbox-resource-ready" }]);
+    expect(await page.evaluate(() => appsHost.events[0])).toEqual({ at: "connect" });
+  });
+
+  it("refuses what it cannot mount: the host's own origin, an unknown sandbox token, a proxy that never says ready", async () => {
+    const { page } = await hostPage();
+    const failure = (request: { sandboxUrl: string; innerSandbox?: string; readyTimeout?: number }) =>
+      page.evaluate((r) => appsHost.mountFailure({ resource: { html: "<p>x</p>", csp: "default-src 'none'" }, ...r }), request);
+    expect(await failure({ sandboxUrl: `${origins.host}/sandbox.html` })).toMatchObject({ name: "TypeError", code: "ERR_CONDUIT_INVALID_ARGUMENT", message: expect.stringContaining("another origin") });
+    expect(await failure({ sandboxUrl: `${origins.sandbox}/sandbox.html`, innerSandbox: "allow-scripts allow-top-navigation" })).toMatchObject({ name: "TypeError", code: "ERR_CONDUIT_INVALID_ARGUMENT", message: expect.stringContaining("allow-top-navigation") });
+    origins.serve("sandbox", "/silent.html", { body: "<p>no proxy here</p>" });
+    expect(await failure({ sandboxUrl: `${origins.sandbox}/silent.html`, readyTimeout: 300 })).toMatchObject({ name: "ClientError", kind: "timeout" });
+    expect(await page.evaluate(() => appsHost.frameCount())).toBe(0);
+  });
 });

@@ -49,13 +49,13 @@ const appsHost = {
     });
   },
   /** The mount's failure as plain data, or undefined when it mounted. */
-  async mountFailure(request: MountRequest): Promise<{ name: string; kind?: string; message: string } | undefined> {
+  async mountFailure(request: MountRequest): Promise<{ name: string; kind?: string; code?: string; message: string } | undefined> {
     try {
       await appsHost.mount(request);
       return undefined;
     } catch (error) {
-      const { name, kind, message } = error as { name: string; kind?: string; message: string };
-      return { name, kind, message };
+      const { name, kind, code, message } = error as { name: string; kind?: string; code?: string; message: string };
+      return { name, kind, code, message };
     }
   },
   /** Sends `message` to the view as the session would. */
