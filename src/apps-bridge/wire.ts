@@ -52,9 +52,9 @@ export const INNER_SANDBOX_TOKENS: readonly string[] = Object.freeze([
 /** The outer frame's sandbox: the spec's two (spec, "Sandbox proxy" 2). */
 export const OUTER_SANDBOX = "allow-scripts allow-same-origin";
 
-/** A message's `method` when it has a string one. */
+/** A message's `method` when it has a string one of its own. */
 export function methodOf(message: unknown): string | undefined {
-  if (typeof message !== "object" || message === null) return undefined;
+  if (typeof message !== "object" || message === null || !Object.hasOwn(message, "method")) return undefined;
   const method: unknown = (message as { method?: unknown }).method;
   return typeof method === "string" ? method : undefined;
 }

@@ -68,5 +68,5 @@ document.addEventListener("securitypolicyviolation", (event) => {
   violations.push({ directive: event.effectiveDirective, blocked: event.blockedURI });
   if (event.effectiveDirective === "connect-src") connectViolation();
 });
-app.ontoolinput = ({ arguments: args }) => void run((args ?? {}) as Probes);
+app.ontoolinput = ({ arguments: args }) => void run((args ?? {}) satisfies Probes);
 await app.connect();
