@@ -206,12 +206,16 @@ class AppFrames implements MountedApp {
   private start(): void {
     this.port = this.options.connect((message) => this.send(message));
     this.state = "open";
+    // (A `send` inside `connect` itself is refused above: the proxy has no view to give it to.)
     const { html, csp, allow } = this.options.resource;
     this.post({ jsonrpc: "2.0", method: RESOURCE_READY, params: { html, sandbox: this.options.innerSandbox, _meta: { [POLICY_KEY]: csp, [ALLOW_KEY]: allow } } });
   }
 
   private send(message: object): void {
-    if (this.state !== "open" && this.state !== "closing") return;
+    // A view that is gone takes nothing, as a closed window does; before the proxy has the
+    // resource there is no view yet, and the spec has the session wait for `initialized` anyway.
+    if (this.state === "closed") return;
+    if (this.state === "opening") throw new ClientError("usage", "nothing may be sent to a view before it is mounted (wait for ui/notifications/initialized)");
     const method = methodOf(message);
     if (method?.startsWith(SANDBOX_PREFIX) === true) throw new ClientError("usage", `${method} is the sandbox proxy's own method and is not sent to a view`);
     this.counts.toView += 1;

@@ -107,6 +107,17 @@ describe("the apps bridge in Chromium", needs("chromium-headless-shell"), () => 
   it("the view's CSP lets fetch reach a declared origin and blocks an undeclared one", async () => {
     const { page } = await mounted({ fetch: { allowed: `${origins.hostAlias}/data`, blocked: `${origins.sandboxAlias}/data` } });
     expect(await logOf(page, "fetch")).toEqual({ allowed: "200 data", blocked: "TypeError", violations: [{ directive: "connect-src", blocked: `${origins.sandboxAlias}/data` }] });
+    // The policy is held twice: the inner frame's csp attribute, and a <meta> first in the view's head.
+    const policy = resource().csp;
+    expect(await proxyFrame(page).evaluate(() => ({ csp: document.querySelector("iframe")!.getAttribute("csp"), sandbox: document.querySelector("iframe")!.getAttribute("sandbox") }))).toEqual({ csp: policy, sandbox: "allow-scripts allow-forms" });
+    expect(await viewFrame(page).evaluate(() => [document.head.firstElementChild?.getAttribute("http-equiv"), document.head.firstElementChild?.getAttribute("content")])).toEqual(["Content-Security-Policy", policy]);
+  });
+
+  it("a view that navigates its frame away from its document loses the frame", async () => {
+    origins.serve("sandbox", "/away.html", { body: "<p>away</p>" });
+    const { page, errors } = await mounted({ navigate: `${origins.sandboxAlias}/away.html` });
+    await proxyFrame(page).waitForFunction(() => document.querySelectorAll("iframe").length === 0);
+    expect(errors).toContain("[conduit sandbox proxy] the view navigated away from its document; it was removed");
   });
 
   it("the view reaches neither the host page's DOM nor the proxy's (an opaque origin inside another origin)", async () => {
