@@ -10,8 +10,8 @@
 // - auth/ imports of the core util/, the transport's Authorizer interface and the Store
 //   interface (stores/); host/ and ext/ use the core as a host does: index.ts, the root files,
 //   util/, and of protocol/ the spec's types, versions, the method table, the listing walk of
-//   results.js and subscriptions; stores/ imports util/ alone; adapters/ and cli/ import
-//   index.ts alone.
+//   results.js and subscriptions; stores/ and apps-bridge/ import util/ alone; adapters/ and
+//   cli/ import index.ts alone.
 //
 // - the package's root is web-standard (issue 21): only src/node/ (behind the Node entry,
 //   src/node.ts) and cli/ import Node's modules or name `process`, `Buffer` or `require`; the
@@ -107,6 +107,9 @@ export default tseslint.config(
   { files: ["src/host/**"], rules: besideTheCore("ext") },
   { files: ["src/ext/**"], rules: besideTheCore("host") },
   { files: ["src/stores/**"], rules: zone(["stores/ imports util/ alone.", "../*", "!../util"]) },
+  // The apps bridge is its own subpath for a host's page: of the core it takes util/ alone, so
+  // that mounting a view loads nothing of the client.
+  { files: ["src/apps-bridge/**"], rules: zone(["apps-bridge/ imports util/ alone (its own subpath, DESIGN.md).", "../*", "!../util"]) },
   // Everything of src/ but the Node entry's folder and the terminal host names no Node global.
   { files: ["src/**"], ignores: ["src/node/**", "src/node.ts", "src/cli/**"], rules: { "no-restricted-globals": ["error", ...NODE_GLOBALS] } },
   // The Node entry: the web entry and src/node/; src/node/ uses the core below the facade.

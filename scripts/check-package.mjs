@@ -11,7 +11,8 @@
 // 4. The tarball installed into an empty folder (its dependencies from the registry), then
 //    scripts/package-consumer/consumer.mts copied there, type-checked with strict settings and
 //    skipLibCheck off by this repository's TypeScript, compiled and run against the notes
-//    example server (through `conduit-mcp` and `conduit-mcp/adapters`).
+//    example server (through `conduit-mcp`, `conduit-mcp/adapters` and, for the page a host
+//    serves on its sandbox origin, `conduit-mcp/apps-bridge/proxy`).
 // 5. The installed `conduit`: every path its --help names exists, and its first example (a
 //    server that ships with it and needs only Node) runs.
 //
@@ -91,7 +92,7 @@ async function step(name, work) {
 /** The tarball must hold the entry points, the docs and examples it names, and nothing of the sources or the tests. */
 function checkFileList(packed) {
   const files = packed.files.map((file) => file.path);
-  const entries = ["dist/index.js", "dist/index.d.ts", "dist/node.js", "dist/node.d.ts", "dist/adapters/index.js", "dist/adapters/index.d.ts", "dist/cli/bin.js"];
+  const entries = ["dist/index.js", "dist/index.d.ts", "dist/node.js", "dist/node.d.ts", "dist/adapters/index.js", "dist/adapters/index.d.ts", "dist/apps-bridge/index.js", "dist/apps-bridge/index.d.ts", "dist/apps-bridge/proxy.js", "dist/apps-bridge/proxy.d.ts", "dist/cli/bin.js"];
   const missing = ["package.json", "README.md", "LICENSE", ...entries].filter((f) => !files.includes(f));
   const stray = files.filter((f) => !/^(dist\/|docs\/[^/]+\.(md|svg)$|examples\/|package\.json$|README\.md$|LICENSE$)/.test(f));
   if (missing.length > 0 || stray.length > 0) {

@@ -5,6 +5,7 @@
 import { inspect } from "node:util";
 import { Client, ClientError, InvalidArgumentError, type CallToolResult, type Handler, type ServerHandle, type Tool } from "conduit-mcp";
 import { toAnthropicToolResult, toOpenAIChatTools, type OpenAIChatTool } from "conduit-mcp/adapters";
+import { sandboxProxyPage } from "conduit-mcp/apps-bridge/proxy";
 
 const serverScript = process.argv[2];
 if (serverScript === undefined) throw new Error("usage: consumer.mjs <notes-server.mjs>");
@@ -62,6 +63,17 @@ try {
   check(refused instanceof InvalidArgumentError, `callTool with a string argument threw ${String(refused)}`);
   check(refused.code === "ERR_CONDUIT_INVALID_ARGUMENT", `InvalidArgumentError code ${refused.code}`);
 
+  // The MCP Apps sandbox proxy's page, as a Node host serves it (its types need no DOM).
+  const proxyPage: string = sandboxProxyPage({ hostOrigin: "https://host.example" });
+  check(proxyPage.includes("ui/notifications/sandbox-proxy-ready") && proxyPage.includes('"https://host.example"'), "the sandbox proxy page names the handshake and its host");
+  let notAnOrigin: unknown;
+  try {
+    sandboxProxyPage({ hostOrigin: "https://host.example/path" });
+  } catch (error) {
+    notAnOrigin = error;
+  }
+  check(notAnOrigin instanceof InvalidArgumentError, `a host origin with a path was not refused: ${String(notAnOrigin)}`);
+
   await client.close();
   const late = await Promise.resolve().then(() => notes.callTool("word_count")).then(
     () => undefined,
@@ -74,4 +86,4 @@ try {
 } finally {
   await client.close();
 }
-console.log("consumer: connected, listed tools, adapted them for OpenAI, called add_note and word_count, closed");
+console.log("consumer: connected, listed tools, adapted them for OpenAI, called add_note and word_count, wrote an apps sandbox page, closed");

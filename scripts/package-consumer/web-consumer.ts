@@ -3,6 +3,7 @@
 // and no @types/node. It is type-checked only; the browser tests run the code.
 import * as Conduit from "conduit-mcp";
 import { Client, ClientError, memoryStore, type Handler } from "conduit-mcp";
+import { mountApp, type AppPortConnector, type MountedApp } from "conduit-mcp/apps-bridge";
 
 const handler: Handler = {
   handleElicitation: () => ({ action: "decline" }),
@@ -27,3 +28,8 @@ export const store = memoryStore();
 // The web entry's declarations have none of the Node entry's parts.
 // @ts-expect-error fileStore is the Node entry's
 export const noFileStore: unknown = Conduit.fileStore;
+
+// An MCP App's view mounted in the page through the sandbox proxy, with the host's session.
+export function mountView(container: HTMLElement, html: string, csp: string, connect: AppPortConnector): Promise<MountedApp> {
+  return mountApp({ container, sandboxUrl: "https://sandbox.example/proxy.html", resource: { html, csp }, connect, autoSize: "both" });
+}

@@ -196,7 +196,7 @@ export function webEntryBundle(): Promise<string> {
 }
 
 /** The most recently changed file under `dir`. */
-function newest(dir: string): { path: string; mtimeMs: number } {
+export function newest(dir: string): { path: string; mtimeMs: number } {
   let found = { path: dir, mtimeMs: 0 };
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
