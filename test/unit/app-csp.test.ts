@@ -170,7 +170,7 @@ describe("the sanitiser of a declared origin", () => {
     const dropped: { field: string; reason: string }[] = [];
     const sources = appSources(["https://b.example", "https://A.example", "nope", "https://a.example/", "https://b.example"], "connectDomains", (problem) => dropped.push(problem));
     expect(sources).toEqual(["https://a.example", "https://b.example"]);
-    expect(dropped).toEqual([{ field: "connectDomains[2]", reason: expect.stringMatching(/^"nope": it is not an origin/) as unknown as string }]);
+    expect(dropped).toEqual([{ field: "connectDomains[2]", reason: expect.stringMatching(/^"nope": it is not an origin/) }]);
   });
 
   it("refuses a list that is not an array, and reads at most MAX_SOURCES_PER_LIST entries", () => {
