@@ -7,12 +7,11 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { AppResourceError, Client, readAppResource, type ServerHandle } from "../../src/node.js";
 import { track } from "../helpers/cleanup.js";
-import { capturingLogger, type CapturingLogger } from "../helpers/logger.js";
+import { capturingLogger, throwingLogger, type CapturingLogger } from "../helpers/logger.js";
 
 const APPS_SERVER = fileURLToPath(new URL("../fixtures/apps-server.mjs", import.meta.url));
 
-async function connect(version: "2025-11-25" | "2026-07-28"): Promise<{ server: ServerHandle; logger: CapturingLogger }> {
-  const logger = capturingLogger();
+async function connect(version: "2025-11-25" | "2026-07-28", logger: CapturingLogger = capturingLogger()): Promise<{ server: ServerHandle; logger: CapturingLogger }> {
   const client = track(new Client({ name: "apps-host", version: "1", logger }));
   const server = await client.connect("apps", { command: process.execPath, args: [APPS_SERVER] }, { protocolVersion: version });
   return { server, logger };
@@ -124,7 +123,17 @@ describe.each(["2025-11-25", "2026-07-28"] as const)("app resources of the offic
       "contents _meta.ui.domain",
       "contents _meta.ui.prefersBorder",
     ]);
-    // What a warning quotes of the server is cleaned: no raw CR/LF reaches the host's log.
-    expect(JSON.stringify(logger.entries)).not.toMatch(/frames\.example\r\n/);
+    // What a warning quotes of the server is quoted: no raw CR or LF reaches the host's log line.
+    expect(warnings[0]).not.toMatch(/[\r\n]/);
+    const frame = (dropped as { field: string; reason: string }[]).find((problem) => problem.field.endsWith("frameDomains[1]"));
+    expect(frame?.reason).toContain("frames.example");
+    expect(frame?.reason).not.toMatch(/[\r\n]/);
+  });
+
+  it("reads an app when the host's logger throws on every entry", async () => {
+    const { server, logger } = await connect(version, throwingLogger());
+    const app = await readAppResource(server, "ui://apps/malformed");
+    expect(app.allow).toBe("microphone");
+    expect(logger.warnings("ui://apps/malformed")).toHaveLength(1);
   });
 });
