@@ -73,10 +73,11 @@ export function isAppMimeType(value: unknown): boolean {
 
 function decode(item: ResourceContents, request: AppContentRequest, fail: (reason: AppResourceFailure, message: string) => AppResourceError): string {
   const uri = excerpt(request.uri);
-  const tooLong = (bytes: number) => fail("size", `${uri} is ${bytes} bytes of HTML, more than the ${request.maxBytes} this host reads (maxBytes)`);
+  const tooLong = (bytes: number, atLeast = false) =>
+    fail("size", `${uri} is ${atLeast ? "at least " : ""}${bytes} bytes of HTML, more than the ${request.maxBytes} this host reads (maxBytes)`);
   if (typeof item.text === "string") {
     // A UTF-16 unit is at least one byte of UTF-8: a text this long is too long without counting.
-    if (item.text.length > request.maxBytes) throw tooLong(item.text.length);
+    if (item.text.length > request.maxBytes) throw tooLong(item.text.length, true);
     const bytes = utf8Length(item.text);
     if (bytes > request.maxBytes) throw tooLong(bytes);
     if (LONE_SURROGATE.test(item.text)) throw fail("encoding", `the text of ${uri} is not well-formed Unicode (a lone surrogate)`);

@@ -13,9 +13,10 @@
  *
  * @see apps.mdx 2026-01-26, "UI Resource Format" and "Resource Discovery"
  */
-import type { CallOptions } from "../protocol/methods.js";
+import { CALL_OPTION_KEYS, type CallOptions } from "../protocol/methods.js";
 import type { Resource } from "../protocol/types/index.js";
 import type { ServerHandle } from "../server.js";
+import { knownKeys } from "../util/arguments.js";
 import { InvalidArgumentError } from "../util/errors.js";
 import { excerpt, quote } from "../util/text.js";
 import { appContent } from "./app-content.js";
@@ -61,11 +62,14 @@ export interface AppResource {
   readonly fingerprint: string;
 }
 
+const OPTION_KEYS: ReadonlySet<string> = new Set([...CALL_OPTION_KEYS, "maxBytes", "listed"]);
+
 /** Reads the app resource `uri` of `server`; rejects with an `AppResourceError` when a check fails. */
 export async function readAppResource(server: ServerHandle, uri: string, options: ReadAppResourceOptions = {}): Promise<AppResource> {
   if (typeof server !== "object" || server === null || typeof server.readResource !== "function") throw new InvalidArgumentError("readAppResource needs a server handle");
   if (typeof uri !== "string") throw new InvalidArgumentError("an app resource URI must be a string");
   if (typeof options !== "object" || options === null) throw new InvalidArgumentError("readAppResource options must be an object");
+  knownKeys("readAppResource options", options, OPTION_KEYS);
   const { maxBytes: givenMax, listed, ...call } = options;
   const maxBytes = checkedMaxBytes(givenMax);
   checkListed(listed, uri);

@@ -5,7 +5,7 @@
 // `_meta.ui` dropped and reported through the client's logger.
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { AppResourceError, Client, readAppResource, type ServerHandle } from "../../src/node.js";
+import { AppResourceError, Client, readAppResource, type ReadAppResourceOptions, type ServerHandle } from "../../src/node.js";
 import { track } from "../helpers/cleanup.js";
 import { capturingLogger, throwingLogger, type CapturingLogger } from "../helpers/logger.js";
 
@@ -94,6 +94,8 @@ describe.each(["2025-11-25", "2026-07-28"] as const)("app resources of the offic
     await expect(readAppResource(server, "ui://apps/good", { maxBytes: -1 })).rejects.toMatchObject({ code: "ERR_CONDUIT_INVALID_ARGUMENT" });
     await expect(readAppResource(server, "ui://apps/good", { maxBytes: Number.NaN })).rejects.toMatchObject({ code: "ERR_CONDUIT_INVALID_ARGUMENT" });
     await expect(readAppResource(server, "ui://apps/good", { listed: { uri: "ui://apps/blob" } })).rejects.toMatchObject({ code: "ERR_CONDUIT_INVALID_ARGUMENT" });
+    const misspelt = { maxbytes: 10 } as unknown as ReadAppResourceOptions;
+    await expect(readAppResource(server, "ui://apps/good", misspelt)).rejects.toThrow(/did you mean "maxBytes"/);
   });
 
   it("drops every malformed field of _meta.ui with one warning, and the policy stays the restrictive one plus what was well formed", async () => {

@@ -77,7 +77,7 @@ describe("appContent", () => {
     const at = "é".repeat(32); // 64 bytes
     expect(appContent({ contents: [{ uri: URI, mimeType: MIME, text: at }] }, request).html).toBe(at);
     expect(failure({ contents: [{ uri: URI, mimeType: MIME, text: `${at}x` }] })).toMatchObject({ reason: "size", kind: "unsupported", message: expect.stringContaining("65 bytes") as unknown });
-    expect(failure({ contents: [{ uri: URI, mimeType: MIME, text: "x".repeat(1000) }] })).toMatchObject({ reason: "size" });
+    expect(failure({ contents: [{ uri: URI, mimeType: MIME, text: "x".repeat(1000) }] })).toMatchObject({ reason: "size", message: expect.stringContaining("at least 1000 bytes") as unknown });
     expect(appContent({ contents: [{ uri: URI, mimeType: MIME, blob: b64(at) }] }, request).html).toBe(at);
     expect(failure({ contents: [{ uri: URI, mimeType: MIME, blob: b64(`${at}x`) }] })).toMatchObject({ reason: "size", message: expect.stringContaining("65 bytes") as unknown });
     expect(appContent({ contents: [{ uri: URI, mimeType: MIME, text: "x".repeat(1000) }] }, { ...request, maxBytes: Infinity }).html).toHaveLength(1000);
