@@ -58,6 +58,14 @@ export type LogLevel = LoggingLevel;
 export { skillsOf, SKILLS_EXTENSION, type ServerSkills } from "./ext/skills.js";
 export { SkillError, type SkillFailure } from "./ext/skills-error.js";
 export type { LoadedSkill, RefusedSkill, SkillEntry, SkillFile, SkillFrontmatter, SkillListing, SkillResourceEntry, SkillsOptions } from "./ext/skills-types.js";
+// MCP Apps: an app's resource, its policy, permissions and fingerprint
+export { readAppResource, APP_RESOURCE_DEFAULTS, type AppResource, type ReadAppResourceOptions } from "./ext/app-resource.js";
+export { AppResourceError, type AppResourceFailure } from "./ext/app-resource-error.js";
+export { appUiMeta, APP_PERMISSIONS, type AppUiMeta, type AppCspDomains, type AppPermission, type AppPermissions, type DroppedField } from "./ext/app-meta.js";
+export { appCsp } from "./ext/app-csp.js";
+export { appAllow } from "./ext/app-permissions.js";
+export { appFingerprint, type AppFingerprintInput } from "./ext/app-fingerprint.js";
+export { appSource, type SourceVerdict } from "./ext/app-sources.js";
 // Browser OAuth
 export { webStorageStore, type WebStorage, type WebStorageStoreOptions } from "./stores/web-storage-store.js";
 export { indexedDbStore, type IndexedDbStore, type IndexedDbStoreOptions, type KeyPairStore } from "./stores/indexeddb-store.js";

@@ -101,7 +101,8 @@ export class ServerHandle implements CheckContext {
   constructor(
     readonly id: string,
     private readonly life: ServerLife,
-    private readonly logger: Logger,
+    /** The client's logger (guarded): where what reads this server's data (ext/) reports what it dropped. */
+    readonly logger: Logger,
     private readonly counters: InputCounters,
   ) {
     this.tasks = new ServerTasks({
