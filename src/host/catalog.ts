@@ -9,9 +9,10 @@
  * is restarted, or on request (`refresh`). A lazy server is connected by its first listing. While
  * a server is being restarted its tools are the ones it listed last, marked `restarting`.
  *
- * `callTool` never lists: a name is read (or looked up among the hashed ones issued), and a name
- * the server's current list does not hold is refused at once. So a model that calls unknown names
- * in a loop costs no request to any server.
+ * `callTool` lists only a server whose tools the catalog never had (who may call a tool is in
+ * that list), and only until one listing succeeded: a name is read (or looked up among the hashed
+ * ones issued), and a name the server's current list does not hold is refused at once. So a model
+ * that calls unknown names in a loop costs no request to any server.
  *
  * MCP Apps (apps.mdx 2026-01-26, "Visibility"): each tool carries who may call it, as
  * `appsToolMeta` reads its `_meta.ui`, and its app view when it has one. `tools()` gives the
@@ -271,20 +272,29 @@ export class Catalog {
     if (listed !== undefined && !listed.has(name)) {
       throw new ClientError("unsupported", `the tool ${qualifiedName} (${quote(name)} of server "${serverId}") is not in the list of tools its server gives now`, { serverId });
     }
-    const visibility = this.visibilityOf(serverId, name, qualifiedName);
+    let visibility = this.visibilityOf(serverId, name, qualifiedName);
+    if (visibility === undefined) {
+      // Who may call a tool is in its server's list alone: one the catalog never had is listed
+      // (and cached, as for tools()), once; a list that fails leaves the server to judge.
+      await this.listOf(server, "tools", {});
+      visibility = this.visibilityOf(serverId, name, qualifiedName) ?? DEFAULT_VISIBILITY;
+    }
     if (!visibility.includes(caller)) throw new ToolVisibilityError({ serverId, qualifiedName, toolName: name, caller, visibility });
     return server.callTool(name, args, withoutCaller(options));
   }
 
   /**
    * Who may call a tool, from the newest list of its server the catalog has (the current one,
-   * else the one it listed last), or as last listed when it has none.
+   * else the one it listed last), else as last listed; undefined when the catalog has no list of
+   * the server and never saw the tool.
    */
-  private visibilityOf(serverId: string, name: string, qualifiedName: string): readonly ToolAudience[] {
+  private visibilityOf(serverId: string, name: string, qualifiedName: string): readonly ToolAudience[] | undefined {
     const items = this.cache.get(serverId)?.lists.tools?.items ?? this.lastTools.get(serverId);
     const tool = items === undefined ? undefined : this.toolsIn(items).get(name);
     if (tool !== undefined) return appsToolMeta(tool).visibility;
-    return this.restricted.get(qualifiedName) ?? DEFAULT_VISIBILITY;
+    const restricted = this.restricted.get(qualifiedName);
+    if (restricted !== undefined || items === undefined) return restricted;
+    return DEFAULT_VISIBILITY;
   }
 
   private toolsIn(items: readonly unknown[]): ReadonlyMap<string, Tool> {
