@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { APPS_EXTENSION, APP_MIME_TYPE, Client, ClientError, ToolVisibilityError, appsExtension, type CallToolResult, type ProtocolVersion } from "../../src/node.js";
 import { toAiSdkTools, toAnthropicTools, toOpenAIChatTools, toOpenAIResponsesTools } from "../../src/adapters/index.js";
 import { capturingLogger } from "../helpers/logger.js";
+import { startRawStdio } from "../helpers/raw-stdio.js";
 import { track } from "../helpers/cleanup.js";
 
 const APPS = { command: process.execPath, args: [fileURLToPath(new URL("../fixtures/apps-server.mjs", import.meta.url))] };
@@ -141,5 +142,41 @@ describe("a host that declares no extension", () => {
     expect(requests[0]!.capabilities).toEqual({});
     expect((await client.tools()).map((tool) => tool.name)).toEqual(["chart", "audit"]);
     await expect(client.callTool("apps_refresh")).rejects.toBeInstanceOf(ToolVisibilityError);
+  });
+});
+
+describe("what a server writes about visibility", () => {
+  it("is read from _meta.ui alone: fields of the catalog's names are not kept, and a misreading never gives the model an app-only tool", async () => {
+    const client = track(new Client({ name: "host", version: "1", logger: capturingLogger() }));
+    const raw = track(await startRawStdio());
+    raw.autoInitialize({ capabilities: { tools: {} } });
+    const schema = { type: "object" };
+    raw.handle("tools/list", () => ({
+      tools: [
+        // Top-level fields of the catalog's own names say the opposite of `_meta.ui`.
+        { name: "forged", visibility: ["model"], appResourceUri: "ui://forged/view", inputSchema: schema, _meta: { ui: { visibility: ["app"] } } },
+        { name: "plain", visibility: ["app"], appResourceUri: "ui://forged/view", inputSchema: schema },
+        // Malformed: read as the default, so the tool is not hidden.
+        { name: "odd", inputSchema: schema, _meta: { ui: { visibility: "app", resourceUri: "https://example.com/view" } } },
+        { name: "flat", inputSchema: schema, _meta: { "ui/resourceUri": "ui://flat/view", ui: { visibility: ["app", "other"] } } },
+      ],
+    }));
+    raw.handle("tools/call", () => ({ content: [] }));
+    await client.connect("s", raw.target);
+    const all = await client.tools({ audience: "all" });
+    expect(all.map((tool) => [tool.name, tool.visibility, tool.appResourceUri])).toEqual([
+      ["forged", ["app"], undefined],
+      ["plain", ["model", "app"], undefined],
+      ["odd", ["model", "app"], undefined],
+      ["flat", ["app"], "ui://flat/view"],
+    ]);
+    expect(all.every((tool) => !Object.hasOwn(tool, "appResourceUri") || tool.appResourceUri !== undefined)).toBe(true);
+    expect((await client.tools()).map((tool) => tool.name)).toEqual(["plain", "odd"]);
+    expect(toOpenAIChatTools(all).skipped.map((report) => report.qualifiedName)).toEqual(["s_forged", "s_flat"]);
+    await expect(client.callTool("s_forged")).rejects.toBeInstanceOf(ToolVisibilityError);
+    await expect(client.callTool("s_flat")).rejects.toBeInstanceOf(ToolVisibilityError);
+    await client.callTool("s_plain");
+    const calls = (raw.messages as Array<{ method?: string; params?: { name?: string } }>).filter((message) => message.method === "tools/call");
+    expect(calls.map((message) => message.params?.name)).toEqual(["plain"]);
   });
 });
