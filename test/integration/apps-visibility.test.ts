@@ -31,7 +31,7 @@ async function connected(protocolVersion: ProtocolVersion) {
   const server = await client.connect("apps", APPS, { protocolVersion });
   const audit = async (): Promise<Audit> => {
     const result: CallToolResult = await client.callTool("apps_audit");
-    return result.structuredContent as unknown as Audit;
+    return result.structuredContent as Audit;
   };
   return { client, server, audit };
 }
@@ -82,11 +82,15 @@ describe.each(ERAS)("MCP Apps visibility, $era era ($version)", ({ era, version 
     const { client } = await connected(version);
     const all = await client.tools({ audience: "all" });
     const reason = `its visibility is ["app"]: its server made it for its app's view alone, not for the model`;
-    const lists = [toOpenAIChatTools(all), toOpenAIResponsesTools(all), toOpenAIChatTools(all, { strict: true }), toAnthropicTools(all)];
-    expect(lists[0]!.tools.map((tool) => tool.function.name)).toEqual(["apps_chart", "apps_audit"]);
-    expect(lists[1]!.tools.map((tool) => tool.name)).toEqual(["apps_chart", "apps_audit"]);
-    expect(lists[2]!.tools.map((tool) => tool.function.name)).toEqual(["apps_chart", "apps_audit"]);
-    expect(lists[3]!.tools.map((tool) => tool.name)).toEqual(["apps_chart", "apps_audit"]);
+    const chat = toOpenAIChatTools(all);
+    const strict = toOpenAIChatTools(all, { strict: true });
+    const responses = toOpenAIResponsesTools(all);
+    const anthropic = toAnthropicTools(all);
+    const lists = [chat, strict, responses, anthropic];
+    expect(chat.tools.map((tool) => tool.function.name)).toEqual(["apps_chart", "apps_audit"]);
+    expect(strict.tools.map((tool) => tool.function.name)).toEqual(["apps_chart", "apps_audit"]);
+    expect(responses.tools.map((tool) => tool.name)).toEqual(["apps_chart", "apps_audit"]);
+    expect(anthropic.tools.map((tool) => tool.name)).toEqual(["apps_chart", "apps_audit"]);
     const sdk = toAiSdkTools(all, client, { jsonSchema: (schema) => schema, aiVersion: 7, strict: true });
     expect(Object.keys(sdk.tools)).toEqual(["apps_chart", "apps_audit"]);
     for (const { skipped } of [...lists, sdk]) expect(skipped).toEqual([{ qualifiedName: "apps_refresh", serverId: "apps", reason }]);
@@ -138,7 +142,7 @@ describe("a host that declares no extension", () => {
   it("sends the capabilities it always did, and still keeps app-only tools from the model", async () => {
     const client = track(new Client({ name: "host", version: "1", logger: capturingLogger() }));
     await client.connect("apps", APPS, { protocolVersion: "2025-11-25" });
-    const { requests } = (await client.callTool("apps_audit")).structuredContent as unknown as Audit;
+    const { requests } = (await client.callTool("apps_audit")).structuredContent as Audit;
     expect(requests[0]!.capabilities).toEqual({});
     expect((await client.tools()).map((tool) => tool.name)).toEqual(["chart", "audit"]);
     await expect(client.callTool("apps_refresh")).rejects.toBeInstanceOf(ToolVisibilityError);
