@@ -20,7 +20,8 @@
  * model by default), and `callTool` refuses a call whose caller the tool does not allow, before
  * anything is sent (tool-visibility.ts).
  */
-import { ClientError } from "../util/errors.js";
+import { ClientError, InvalidArgumentError } from "../util/errors.js";
+import { knownKeys } from "../util/arguments.js";
 import type { Logger } from "../util/logger.js";
 import { quote } from "../util/text.js";
 import { now } from "../util/time.js";
@@ -137,6 +138,8 @@ const CHANGED: Readonly<Record<string, Kind>> = {
   "notifications/prompts/list_changed": "prompts",
 };
 
+const TOOLS_KEYS: ReadonlySet<string> = new Set(["refresh", "audience"]);
+
 /** A server's cache hint is kept at most a day: a list is not trusted for ever on its word. */
 const MAX_TTL_MS = 24 * 60 * 60 * 1000;
 /** One empty list for every server left out, so that a gathering of the same lists is seen as such. */
@@ -197,6 +200,9 @@ export class Catalog {
    * array of the same items: treat them as read-only).
    */
   async tools(options: ToolsOptions = {}): Promise<CatalogTool[]> {
+    // A misspelt `audience` would give the model's view without a word: the keys are checked.
+    if (typeof options !== "object" || options === null) throw new InvalidArgumentError("the tools options must be an object");
+    knownKeys("the tools options", options, TOOLS_KEYS);
     const view = checkView(options.audience);
     const lists = await this.gather("tools", options);
     let built = this.built;

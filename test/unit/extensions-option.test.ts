@@ -151,6 +151,7 @@ describe("the visibility options", () => {
     expect(["model", "app"].map(checkCaller)).toEqual(["model", "app"]);
     const client = new Client({ name: "h", version: "1" });
     await expect(client.tools({ audience: "everyone" as never })).rejects.toThrow(/`audience` must be "model", "app" or "all", got "everyone"/);
+    await expect(client.tools({ audiance: "all" } as never)).rejects.toThrow(/the tools options has no option "audiance"; did you mean "audience"\?/);
     await expect(client.callTool("s_t", {}, { caller: "user" as never })).rejects.toThrow(/`caller` must be "model" or "app", got "user"/);
     await expect(client.callTool("s_t", {}, { caller: "user" as never })).rejects.toBeInstanceOf(InvalidArgumentError);
   });
