@@ -25,8 +25,7 @@ import { EraMemory, targetKey } from "./era-memory.js";
 import { ServerHandle } from "./server.js";
 import { loadServerConfig, type ConfiguredServer } from "./host/config.js";
 import { connectAll, type ConnectAllOptions, type ConnectAllResult } from "./host/connect-all.js";
-import { Catalog, type CatalogOptions, type CatalogPrompt, type CatalogResource, type CatalogTool } from "./host/catalog.js";
-import type { CallOptions } from "./server.js";
+import { Catalog, type CatalogCallOptions, type CatalogOptions, type CatalogPrompt, type CatalogResource, type CatalogTool, type ToolsOptions } from "./host/catalog.js";
 import type { CallToolResult } from "./protocol/types/index.js";
 import { runtime } from "./platform.js";
 import { fetchBackend } from "./transport/http-exchange.js";
@@ -103,8 +102,11 @@ export class Client {
   /**
    * Every server's tools, each with its `serverId` and a `qualifiedName` that names that tool for
    * the client's life; a server being restarted gives what it listed last, marked `restarting`.
+   * Each tool carries its `visibility` (MCP Apps) and its `appResourceUri` when it has an app.
+   * By default the tools a model may be given: a tool made for its app's view alone is left out
+   * (`audience: "all"` gives every tool, `"app"` those an app's view may call).
    */
-  tools(options?: CatalogOptions): Promise<CatalogTool[]> {
+  tools(options?: ToolsOptions): Promise<CatalogTool[]> {
     return this.catalog.tools(options);
   }
 
@@ -121,8 +123,11 @@ export class Client {
   /**
    * Calls a tool of the catalog by its `qualifiedName`, on its server, waiting for one being
    * restarted within the call's timeout; a name that stands for no tool is `"unsupported"` at once.
+   * The call is a model's unless `caller: "app"` says it comes from a tool's app view: a tool
+   * whose `visibility` does not include the caller is refused (`ToolVisibilityError`, kind
+   * `"unsupported"`) before anything is sent.
    */
-  async callTool(qualifiedName: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult> {
+  async callTool(qualifiedName: string, args?: Record<string, unknown>, options?: CatalogCallOptions): Promise<CallToolResult> {
     if (typeof qualifiedName !== "string") throw new InvalidArgumentError("a qualified tool name must be a string");
     return this.catalog.callTool(qualifiedName, args, options);
   }
@@ -356,6 +361,7 @@ function featuresOf(options: ResolvedClientOptions): InputFeatures {
     sampling: typeof handler?.handleSampling === "function",
     elicitationModes: elicits ? [...new Set(modes)] : [],
     roots: typeof handler?.listRoots === "function",
+    extensions: options.extensions,
   };
 }
 

@@ -18,7 +18,8 @@ export type { ServerTarget, RemoteTarget } from "./options.js";
 export { memoryStore, type AuthGrant, type AuthOptions, type AuthStore, type AuthorizeCallback } from "./auth/options.js";
 export { loadServerConfig, jsonProblemAt, type ConfiguredServer, type LoadOptions } from "./host/config.js";
 export type { ConnectAllOptions, ConnectAllResult } from "./host/connect-all.js";
-export type { CatalogOptions, CatalogPrompt, CatalogResource, CatalogTool } from "./host/catalog.js";
+export type { CatalogCallOptions, CatalogOptions, CatalogPrompt, CatalogResource, CatalogTool, ToolsOptions } from "./host/catalog.js";
+export { ToolVisibilityError, type ToolVisibilityErrorOptions, type ToolView } from "./host/tool-visibility.js";
 export type { ListenFilter, Subscription } from "./protocol/subscriptions.js";
 export type { StdioTarget } from "./transport/stdio-target.js";
 export type { HttpTarget } from "./transport/http.js";
@@ -57,6 +58,9 @@ export { LOGGING_LEVELS } from "./protocol/types/index.js";
 export type LogLevel = LoggingLevel;
 export { skillsOf, SKILLS_EXTENSION, type ServerSkills } from "./ext/skills.js";
 export { SkillError, type SkillFailure } from "./ext/skills-error.js";
+// MCP Apps
+export { APPS_EXTENSION, APP_MIME_TYPE, DEFAULT_VISIBILITY, appsToolMeta, visibleTo, type AppsToolMeta, type ToolAudience } from "./ext/apps-tool-meta.js";
+export { appsExtension, type AppsExtensionSettings } from "./ext/apps-extension.js";
 export type { LoadedSkill, RefusedSkill, SkillEntry, SkillFile, SkillFrontmatter, SkillListing, SkillResourceEntry, SkillsOptions } from "./ext/skills-types.js";
 // MCP Apps: an app's resource, its policy, permissions and fingerprint
 export { readAppResource, APP_RESOURCE_DEFAULTS, type AppResource, type ReadAppResourceOptions } from "./ext/app-resource.js";

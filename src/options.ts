@@ -6,7 +6,8 @@
  */
 import { INPUT_DEFAULTS, type HandlerTimeouts, type InputOptions, type SamplingOptions } from "./input/options.js";
 import type { Handler } from "./input/handler.js";
-import type { LoggingLevel } from "./protocol/types/index.js";
+import type { JsonObject, LoggingLevel } from "./protocol/types/index.js";
+import { checkExtensions, type DeclaredExtensions } from "./extensions-option.js";
 import type { ProtocolVersion } from "./protocol/versions.js";
 import { nonNegativeInteger, nonNegativeNumber, optional, positiveInteger, positiveNumber, knownKeys } from "./util/arguments.js";
 import { InvalidArgumentError } from "./util/errors.js";
@@ -36,6 +37,19 @@ export interface ClientOptions {
   maxInputRounds?: number | undefined;
   /** Notifications waiting for the hooks beyond which new ones are dropped (default 1 000). */
   maxQueuedNotifications?: number | undefined;
+  /**
+   * Extensions this host supports, declared to every server: extension id (`vendor/name`) to
+   * its settings object (`{}` for none). Sent in `capabilities.extensions` of `initialize`
+   * (legacy) and in the client capabilities of every request's `_meta` (2026-07-28). Checked
+   * once: plain JSON, at most 64 extensions and 16 KiB of JSON in all (it rides on every modern
+   * request); `io.modelcontextprotocol/tasks` is the client's own to declare.
+   *
+   * A host that renders MCP Apps declares them with `appsExtension()`:
+   * `extensions: { ...appsExtension(), "com.example/other": {} }` (`appsExtension()` alone
+   * will do), which says it renders `text/html;profile=mcp-app` views. Servers may then list
+   * tools for the views alone, which the catalog keeps from models (`visibility`).
+   */
+  extensions?: Readonly<Record<string, JsonObject>> | undefined;
 }
 
 export interface ConnectOptions {
@@ -81,6 +95,7 @@ export interface ResolvedClientOptions extends InputOptions {
   assigns: unknown;
   logger: Logger;
   requestTimeout: number;
+  extensions: DeclaredExtensions;
 }
 
 export const CONNECT_DEFAULTS = {
@@ -93,7 +108,7 @@ export const CONNECT_DEFAULTS = {
 
 const CLIENT_KEYS: ReadonlySet<string> = new Set([
   "name", "version", "title", "handler", "assigns", "logger", "requestTimeout", "maxServerRequests", "handlerTimeout",
-  "inputRateLimit", "logRateLimit", "sampling", "maxInputRounds", "maxQueuedNotifications",
+  "inputRateLimit", "logRateLimit", "sampling", "maxInputRounds", "maxQueuedNotifications", "extensions",
 ]);
 const TIMEOUT_KEYS: ReadonlySet<string> = new Set(["default", "elicitation"]);
 const RATE_KEYS: ReadonlySet<string> = new Set(["perSecond", "burst"]);
@@ -138,6 +153,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     sampling: sampling({ ...d.sampling, ...options.sampling }),
     maxInputRounds: positiveInteger(option("maxInputRounds"), options.maxInputRounds ?? d.maxInputRounds),
     maxQueuedNotifications: positiveInteger(option("maxQueuedNotifications"), options.maxQueuedNotifications ?? d.maxQueuedNotifications),
+    extensions: checkExtensions(options.extensions),
   };
 }
 

@@ -57,7 +57,7 @@ export interface AiSdkTool<Schema, V extends AiSdkVersion = AiSdkVersion> {
 export interface AiSdkToolSet<Schema, V extends AiSdkVersion = AiSdkVersion> {
   /** The tools, keyed by `qualifiedName`, in catalog order. */
   tools: Record<string, AiSdkTool<Schema, V>>;
-  /** Tools left out: a schema the model APIs cannot take, a name they refuse, or past `maxTools`. */
+  /** Tools left out: one not for the model (`visibility`), a schema the model APIs cannot take, a name they refuse, or past `maxTools`. */
   skipped: ToolReport[];
   /** With `strict: true`, the tools given non-strict because their schema could not be made strict. */
   notStrict: ToolReport[];

@@ -2,6 +2,11 @@
  * The one walk over the catalog that every list of definitions makes: a tool the API cannot
  * take is reported on its own and the rest go on, because one bad tool in a request makes
  * the API refuse the whole request.
+ *
+ * A tool whose `visibility` lacks `"model"` is never given (MCP Apps, apps.mdx 2026-01-26: a host
+ * MUST NOT hand the agent such a tool); it is reported like the others. The visibility is the
+ * catalog's reading of the tool's `_meta.ui`, so a tool without one (not made by the catalog) is
+ * left out too, rather than read a second way here.
  */
 import type { CatalogTool } from "../index.js";
 import { clip, isArray, isObject, own, ownString, type Json } from "./json.js";
@@ -52,6 +57,8 @@ function judgeSafely(tool: unknown, limits: Limits, names: Set<string>, accepted
 /** Why `tool` is left out, or undefined when it was taken. */
 function judge(tool: unknown, limits: Limits, names: Set<string>, accepted: Accepted[]): string | undefined {
   if (!isObject(tool)) return "not a tool object";
+  const hidden = notForModel(tool);
+  if (hidden !== undefined) return hidden;
   const { qualifiedName, serverId } = identify(tool);
   if (!VALID_NAME.test(qualifiedName)) return `the name ${JSON.stringify(clip(qualifiedName, 80))} is not 1 to 64 letters, digits, "_" or "-"`;
   if (names.has(qualifiedName)) return `a tool named ${qualifiedName} came earlier in the list`;
@@ -61,6 +68,14 @@ function judge(tool: unknown, limits: Limits, names: Set<string>, accepted: Acce
   names.add(qualifiedName);
   accepted.push({ tool: tool as CatalogTool, qualifiedName, serverId, schema: root.schema, description: describe(tool) });
   return undefined;
+}
+
+/** Why the model may not be given `tool`, by the visibility the catalog gave it. */
+function notForModel(tool: Json): string | undefined {
+  const visibility = own(tool, "visibility");
+  if (!isArray(visibility)) return "has no visibility (give the tools as client.tools() lists them)";
+  if (visibility.includes("model")) return undefined;
+  return `its visibility is ${clip(JSON.stringify(visibility), 80)}: its server made it for its app's view alone, not for the model`;
 }
 
 function identify(tool: unknown): { qualifiedName: string; serverId: string } {

@@ -36,7 +36,10 @@ export interface ToolListOptions {
 export interface ToolList<T> {
   /** Definitions, in catalog order. */
   tools: T[];
-  /** Tools left out: a schema the API cannot take, a name it refuses, or past `maxTools`. */
+  /**
+   * Tools left out: one not for the model (its `visibility` lacks `"model"`: made for its app's
+   * view alone), a schema the API cannot take, a name it refuses, or past `maxTools`.
+   */
   skipped: ToolReport[];
 }
 

@@ -9,11 +9,19 @@
  * is restarted, or on request (`refresh`). A lazy server is connected by its first listing. While
  * a server is being restarted its tools are the ones it listed last, marked `restarting`.
  *
- * `callTool` never lists: a name is read (or looked up among the hashed ones issued), and a name
- * the server's current list does not hold is refused at once. So a model that calls unknown names
- * in a loop costs no request to any server.
+ * `callTool` lists only a server whose tools the catalog never had (who may call a tool is in
+ * that list), and only until one listing succeeded: a name is read (or looked up among the hashed
+ * ones issued), and a name the server's current list does not hold is refused at once. So a model
+ * that calls unknown names in a loop costs no request to any server.
+ *
+ * MCP Apps (apps.mdx 2026-01-26, "Visibility"): each tool carries who may call it, as
+ * `appsToolMeta` reads its `_meta.ui`, and its app view when it has one. `tools()` gives the
+ * model's view unless asked for another (a tool made for its app alone is never handed to a
+ * model by default), and `callTool` refuses a call whose caller the tool does not allow, before
+ * anything is sent (tool-visibility.ts).
  */
-import { ClientError } from "../util/errors.js";
+import { ClientError, InvalidArgumentError } from "../util/errors.js";
+import { knownKeys } from "../util/arguments.js";
 import type { Logger } from "../util/logger.js";
 import { quote } from "../util/text.js";
 import { now } from "../util/time.js";
@@ -22,7 +30,9 @@ import type { CacheableList, ServerHandle } from "../server.js";
 import type { ServerStateChange } from "../server-life.js";
 import type { ListenFilter, Subscription } from "../protocol/subscriptions.js";
 import type { CallToolResult, Prompt, Resource, Tool } from "../protocol/types/index.js";
+import { DEFAULT_VISIBILITY, appsToolMeta, type ToolAudience } from "../index.js";
 import { ToolNames } from "./tool-names.js";
+import { ToolVisibilityError, checkCaller, checkView, type ToolView } from "./tool-visibility.js";
 
 export type CatalogTool = Tool & {
   readonly serverId: string;
@@ -33,6 +43,13 @@ export type CatalogTool = Tool & {
    * timeout. Absent while the server is ready.
    */
   readonly restarting?: true;
+  /**
+   * Who may call the tool (MCP Apps `_meta.ui.visibility`): `"model"` (it may be given to a
+   * model), `"app"` (its own app view may call it), or both, the default. Never empty.
+   */
+  readonly visibility: readonly ToolAudience[];
+  /** The tool's app view, a `ui://` URI to read with `resources/read`, when it has one. */
+  readonly appResourceUri?: string;
 };
 export type CatalogResource = Resource & { readonly serverId: string };
 export type CatalogPrompt = Prompt & { readonly serverId: string };
@@ -40,6 +57,27 @@ export type CatalogPrompt = Prompt & { readonly serverId: string };
 export interface CatalogOptions {
   /** List afresh, whatever is cached. */
   refresh?: boolean | undefined;
+}
+
+export interface ToolsOptions extends CatalogOptions {
+  /**
+   * Which tools: `"model"` (the default) those a model may be given, leaving out the tools made
+   * for an app's view alone; `"app"` those an app's view may call; `"all"` every tool, each with
+   * its `visibility` (a host that renders apps reads their views here).
+   */
+  audience?: ToolView | undefined;
+}
+
+/** Options of `client.callTool`: a call's, and who makes it. */
+export interface CatalogCallOptions extends CallOptions {
+  /**
+   * Who makes the call: `"model"` (the default: what a model asked for, as the adapters pass
+   * on) or `"app"` (a tool's app view, through the host's app session). A tool whose
+   * `visibility` does not include the caller is refused with a `ToolVisibilityError` before
+   * anything is sent: a model may not call a tool made for an app alone, nor an app one made for
+   * the model alone.
+   */
+  caller?: ToolAudience | undefined;
 }
 
 /** What the catalog needs of its client. */
@@ -80,7 +118,17 @@ interface Listing {
 interface Part {
   readonly items: readonly unknown[];
   readonly restarting: boolean;
+  /** Every tool, and those of each audience (the very array `tools` when that is all of them). */
   readonly tools: readonly CatalogTool[];
+  readonly model: readonly CatalogTool[];
+  readonly app: readonly CatalogTool[];
+}
+
+/** A catalog of tools as made from one gathering, and its views, each made when first asked. */
+interface Built {
+  readonly lists: Listing[];
+  readonly parts: readonly Part[];
+  readonly views: Partial<Record<ToolView, CatalogTool[]>>;
 }
 
 type Kind = "tools" | "resources" | "prompts";
@@ -89,6 +137,8 @@ const CHANGED: Readonly<Record<string, Kind>> = {
   "notifications/resources/list_changed": "resources",
   "notifications/prompts/list_changed": "prompts",
 };
+
+const TOOLS_KEYS: ReadonlySet<string> = new Set(["refresh", "audience"]);
 
 /** A server's cache hint is kept at most a day: a list is not trusted for ever on its word. */
 const MAX_TTL_MS = 24 * 60 * 60 * 1000;
@@ -102,10 +152,16 @@ export class Catalog {
   /** Servers between `restarting` and `ready` (their `connecting` included). */
   private readonly restarting = new Set<string>();
   private readonly names = new ToolNames();
-  /** The names in one list of tools, made once per list when a call asks. */
-  private readonly namesIn = new WeakMap<readonly unknown[], ReadonlySet<string>>();
+  /** The tools of one list of tools by name (the first of each), made once per list when a call asks. */
+  private readonly namesIn = new WeakMap<readonly unknown[], ReadonlyMap<string, Tool>>();
+  /**
+   * The visibility of each tool issued whose visibility is not the default, as last listed: what
+   * a call is judged by when the catalog has no list of the tool's server (a server connected
+   * again under the same id); a tool of the default is absent.
+   */
+  private readonly restricted = new Map<string, readonly ToolAudience[]>();
   /** The last catalog of tools and the lists it was made of: given again while they are the same. */
-  private built: { lists: Listing[]; tools: CatalogTool[] } | undefined;
+  private built: Built | undefined;
   /**
    * Each server's part of the last catalog, kept while its list is the same: a list that changed
    * on one server re-makes that server's tools alone, and every other tool stays the very object
@@ -143,27 +199,41 @@ export class Catalog {
    * The tools of every server. While no list changed, the same catalog is given again (a new
    * array of the same items: treat them as read-only).
    */
-  async tools(options: CatalogOptions = {}): Promise<CatalogTool[]> {
+  async tools(options: ToolsOptions = {}): Promise<CatalogTool[]> {
+    // A misspelt `audience` would give the model's view without a word: the keys are checked.
+    if (typeof options !== "object" || options === null) throw new InvalidArgumentError("the tools options must be an object");
+    knownKeys("the tools options", options, TOOLS_KEYS);
+    const view = checkView(options.audience);
     const lists = await this.gather("tools", options);
-    const built = this.built;
-    if (built !== undefined && sameLists(built.lists, lists)) return built.tools.slice();
-    const tools: CatalogTool[] = [];
+    let built = this.built;
+    if (built === undefined || !sameLists(built.lists, lists)) this.built = built = this.build(lists);
+    let tools = built.views[view];
+    if (tools === undefined) {
+      tools = [];
+      const of = view === "all" ? "tools" : view;
+      for (const part of built.parts) for (const tool of part[of]) tools.push(tool);
+      built.views[view] = tools;
+    }
+    return tools.slice();
+  }
+
+  private build(lists: Listing[]): Built {
+    const parts: Part[] = [];
     const listed = new Set<string>();
     for (const listing of lists) {
       listed.add(listing.serverId);
       let part = this.parts.get(listing.serverId);
       if (part === undefined || part.items !== listing.items || part.restarting !== listing.restarting) this.parts.set(listing.serverId, (part = this.makePart(listing)));
-      for (const tool of part.tools) tools.push(tool);
+      parts.push(part);
     }
     for (const serverId of this.parts.keys()) if (!listed.has(serverId)) this.parts.delete(serverId);
-    this.built = { lists, tools };
-    return tools.slice();
+    return { lists, parts, views: {} };
   }
 
   /** One server's tools with the catalog's fields, from the list it gave. */
   private makePart({ serverId, items, restarting }: Listing): Part {
     const tools: CatalogTool[] = [];
-    const seen = new Set<string>();
+    const seen = new Map<string, Tool>();
     let twice = 0;
     for (const tool of items as Tool[]) {
       // One name, one tool: a server that lists a name again has its first one kept.
@@ -171,12 +241,15 @@ export class Catalog {
         twice++;
         continue;
       }
-      seen.add(tool.name);
-      tools.push(taggedTool(tool, serverId, this.names.issue(serverId, tool.name), restarting));
+      seen.set(tool.name, tool);
+      const made = taggedTool(tool, serverId, this.names.issue(serverId, tool.name), restarting);
+      if (made.visibility !== DEFAULT_VISIBILITY) this.restricted.set(made.qualifiedName, made.visibility);
+      else if (this.restricted.size > 0) this.restricted.delete(made.qualifiedName);
+      tools.push(made);
     }
     this.namesIn.set(items, seen);
     if (twice > 0) this.source.logger.warn(`server "${serverId}" listed ${twice} tool${twice === 1 ? "" : "s"} under a name it had listed before; the catalog keeps the first of each`);
-    return { items, restarting, tools };
+    return { items, restarting, tools, model: audience(tools, "model"), app: audience(tools, "app") };
   }
 
   async resources(options: CatalogOptions = {}): Promise<CatalogResource[]> {
@@ -194,7 +267,8 @@ export class Catalog {
    * the call's timeout). A name this Client never gave, of a server it does not have, or that
    * its server's current list does not hold, is `"unsupported"` at once.
    */
-  async callTool(qualifiedName: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult> {
+  async callTool(qualifiedName: string, args?: Record<string, unknown>, options?: CatalogCallOptions): Promise<CallToolResult> {
+    const caller = checkCaller(options?.caller);
     const owner = this.names.owner(qualifiedName);
     if (owner === undefined) throw new ClientError("unsupported", `no tool of the catalog is named ${quote(qualifiedName)}`);
     const { serverId, name } = owner;
@@ -204,7 +278,39 @@ export class Catalog {
     if (listed !== undefined && !listed.has(name)) {
       throw new ClientError("unsupported", `the tool ${qualifiedName} (${quote(name)} of server "${serverId}") is not in the list of tools its server gives now`, { serverId });
     }
-    return server.callTool(name, args, options);
+    let visibility = this.visibilityOf(serverId, name, qualifiedName);
+    if (visibility === undefined) {
+      // Who may call a tool is in its server's list alone: one the catalog never had is listed
+      // (and cached, as for tools()), once; a list that fails leaves the server to judge.
+      await this.listOf(server, "tools", {});
+      visibility = this.visibilityOf(serverId, name, qualifiedName) ?? DEFAULT_VISIBILITY;
+    }
+    if (!visibility.includes(caller)) throw new ToolVisibilityError({ serverId, qualifiedName, toolName: name, caller, visibility });
+    return server.callTool(name, args, withoutCaller(options));
+  }
+
+  /**
+   * Who may call a tool, from the newest list of its server the catalog has (the current one,
+   * else the one it listed last), else as last listed; undefined when the catalog has no list of
+   * the server and never saw the tool.
+   */
+  private visibilityOf(serverId: string, name: string, qualifiedName: string): readonly ToolAudience[] | undefined {
+    const items = this.cache.get(serverId)?.lists.tools?.items ?? this.lastTools.get(serverId);
+    const tool = items === undefined ? undefined : this.toolsIn(items).get(name);
+    if (tool !== undefined) return appsToolMeta(tool).visibility;
+    const restricted = this.restricted.get(qualifiedName);
+    if (restricted !== undefined || items === undefined) return restricted;
+    return DEFAULT_VISIBILITY;
+  }
+
+  private toolsIn(items: readonly unknown[]): ReadonlyMap<string, Tool> {
+    let tools = this.namesIn.get(items);
+    if (tools === undefined) {
+      const made = new Map<string, Tool>();
+      for (const tool of items as Tool[]) if (!made.has(tool.name)) made.set(tool.name, tool);
+      this.namesIn.set(items, (tools = made));
+    }
+    return tools;
   }
 
   /**
@@ -212,13 +318,11 @@ export class Catalog {
    * within its cache hint); undefined when the catalog does not know them (the call then goes to
    * the server, which is the judge).
    */
-  private listedNow(serverId: string): ReadonlySet<string> | undefined {
+  private listedNow(serverId: string): ReadonlyMap<string, Tool> | undefined {
     const cached = this.cache.get(serverId)?.lists.tools;
     const items = cached?.items;
     if (cached === undefined || items === undefined || now() >= cached.expiresAt) return undefined;
-    let names = this.namesIn.get(items);
-    if (names === undefined) this.namesIn.set(items, (names = new Set((items as Tool[]).map((tool) => tool.name))));
-    return names;
+    return this.toolsIn(items);
   }
 
   /**
@@ -317,13 +421,33 @@ function sameLists(a: readonly Listing[], b: readonly Listing[]): boolean {
  * of those names itself, which would then win, takes the slow way.
  */
 function taggedTool(tool: Tool, serverId: string, qualifiedName: string, restarting: boolean): CatalogTool {
-  const own = Object.hasOwn(tool, "serverId") || Object.hasOwn(tool, "qualifiedName") || Object.hasOwn(tool, "restarting");
-  if (!own) return restarting ? { serverId, qualifiedName, restarting: true, ...tool } : { serverId, qualifiedName, ...tool };
-  const copy: Tool & { serverId: string; qualifiedName: string; restarting?: true } = { ...tool, serverId, qualifiedName };
-  // The mark is the catalog's to give: a server's own `restarting` field is not kept.
+  const { visibility, resourceUri: appResourceUri } = appsToolMeta(tool);
+  if (!OWN_FIELDS.some((field) => Object.hasOwn(tool, field))) {
+    // One literal per set of fields, so that each stays a literal and one spread.
+    if (appResourceUri === undefined) return restarting ? { serverId, qualifiedName, visibility, restarting: true, ...tool } : { serverId, qualifiedName, visibility, ...tool };
+    return restarting ? { serverId, qualifiedName, visibility, appResourceUri, restarting: true, ...tool } : { serverId, qualifiedName, visibility, appResourceUri, ...tool };
+  }
+  const copy: Tool & { serverId: string; qualifiedName: string; visibility: readonly ToolAudience[]; appResourceUri?: string; restarting?: true } = { ...tool, serverId, qualifiedName, visibility };
+  // These are the catalog's to give: a server's own fields of those names are not kept.
+  if (appResourceUri !== undefined) copy.appResourceUri = appResourceUri;
+  else delete copy.appResourceUri;
   if (restarting) copy.restarting = true;
   else delete copy.restarting;
   return copy;
+}
+
+const OWN_FIELDS = ["serverId", "qualifiedName", "restarting", "visibility", "appResourceUri"] as const;
+
+/** The tools `who` may call: `tools` itself when that is all of them (the common case). */
+function audience(tools: CatalogTool[], who: ToolAudience): readonly CatalogTool[] {
+  return tools.every((tool) => tool.visibility.includes(who)) ? tools : tools.filter((tool) => tool.visibility.includes(who));
+}
+
+/** The options for the server: `caller` is the catalog's, and the handle would refuse it. */
+function withoutCaller(options: CatalogCallOptions | undefined): CallOptions | undefined {
+  if (options === undefined || !Object.hasOwn(options, "caller")) return options;
+  const { caller: _caller, ...rest } = options;
+  return rest;
 }
 
 function tagged<T extends object>(item: T, serverId: string): T & { readonly serverId: string } {

@@ -13,10 +13,11 @@
  * - 2025-06-18: `elicitation: {}` has no modes.
  * - 2025-11-25: `elicitation: { form?, url? }`; `roots.listChanged`.
  * - 2026-07-28: `roots: {}` without `listChanged`; `extensions` names the tasks extension.
+ * - every version: `extensions` names those the host declared (the `extensions` option).
  * No input feature at all: `{}` (2026-07-28: the extension alone).
  */
 import { ClientError } from "../util/errors.js";
-import type { ClientCapabilities } from "./types/index.js";
+import type { ClientCapabilities, JsonObject } from "./types/index.js";
 import { quote } from "../util/text.js";
 
 /** The tasks extension of 2026-07-28 (its wire forms: `tasks.ts`). */
@@ -64,6 +65,11 @@ export interface InputFeatures {
   /** Empty when the client cannot elicit. */
   elicitationModes: readonly ElicitationMode[];
   roots: boolean;
+  /**
+   * The extensions the host declares (the `extensions` client option), checked and frozen: not
+   * input features, but declared beside them, in every version's capabilities.
+   */
+  extensions?: Readonly<Record<string, JsonObject>> | undefined;
 }
 
 export function clientCapabilities(features: InputFeatures, version: ProtocolVersion): ClientCapabilities {
@@ -81,8 +87,21 @@ export function clientCapabilities(features: InputFeatures, version: ProtocolVer
   if (features.roots) capabilities.roots = version === "2026-07-28" ? {} : { listChanged: true };
   // Tasks of 2026-07-28 are an extension: declared on every request, so a tool the server runs
   // only as a task can be called (the server decides; the client follows what it makes).
-  if (version === "2026-07-28") capabilities.extensions = { [TASKS_EXTENSION]: {} };
+  const own = version === "2026-07-28" ? { [TASKS_EXTENSION]: {} } : undefined;
+  const extensions = declaredExtensions(own, features.extensions);
+  if (extensions !== undefined) capabilities.extensions = extensions;
   return capabilities;
+}
+
+/**
+ * The client's own extensions and the host's. The host's are declared in every version: the
+ * legacy schemas have no `extensions` field, but capabilities are open objects and extensions
+ * such as MCP Apps are declared in `initialize` there (their servers read it); an empty record
+ * is left out, so a host that declares none sends what it always did.
+ */
+function declaredExtensions(own: Record<string, JsonObject> | undefined, host: Readonly<Record<string, JsonObject>> | undefined): Record<string, JsonObject> | undefined {
+  if (host === undefined || Object.keys(host).length === 0) return own;
+  return own === undefined ? { ...host } : { ...own, ...host };
 }
 
 const FORM_ONLY: readonly ElicitationMode[] = ["form"];

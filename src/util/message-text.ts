@@ -47,7 +47,8 @@ function lastKeys(outer: object, key: string, inner: Record<string, unknown>, in
   return last === innerKey && Object.hasOwn(inner, innerKey) && !Object.isFrozen(inner);
 }
 
-function deepFreeze<T>(value: T): T {
+/** Freezes `value` and everything in it. */
+export function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null) {
     for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
     Object.freeze(value);

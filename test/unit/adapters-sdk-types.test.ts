@@ -27,7 +27,7 @@ import {
 } from "../../src/adapters/index.js";
 
 const catalog: CatalogTool[] = [
-  { name: "search", serverId: "docs", qualifiedName: "docs_search", description: "Searches", inputSchema: { type: "object", properties: { q: { type: "string" }, limit: { type: "integer" } }, required: ["q"] } },
+  { name: "search", serverId: "docs", qualifiedName: "docs_search", visibility: ["model", "app"], description: "Searches", inputSchema: { type: "object", properties: { q: { type: "string" }, limit: { type: "integer" } }, required: ["q"] } },
 ];
 const result: CallToolResult = {
   content: [

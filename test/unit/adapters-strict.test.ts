@@ -5,7 +5,7 @@ import type { CatalogTool } from "../../src/node.js";
 import { toOpenAIResponsesTools, type JsonObject } from "../../src/adapters/index.js";
 
 function tool(inputSchema: unknown, name = "t"): CatalogTool {
-  return { name, serverId: "s", qualifiedName: `s_${name}`, inputSchema } as CatalogTool;
+  return { name, serverId: "s", qualifiedName: `s_${name}`, visibility: ["model", "app"], inputSchema } as CatalogTool;
 }
 
 /** The strict parameters of a tool with this schema, or the reason it stayed non-strict. */

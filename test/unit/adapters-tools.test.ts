@@ -6,7 +6,7 @@ import type { CallOptions, CallToolResult, CatalogTool } from "../../src/node.js
 import { OPENAI_MAX_TOOLS, toAiSdkTools, toAnthropicTools, toOpenAIChatTools, toOpenAIResponsesTools, type ToolCaller } from "../../src/adapters/index.js";
 
 function tool(name: string, inputSchema: unknown = { type: "object", properties: {} }, extra: Record<string, unknown> = {}): CatalogTool {
-  return { name, serverId: "srv", qualifiedName: `srv_${name}`, inputSchema, ...extra } as CatalogTool;
+  return { name, serverId: "srv", qualifiedName: `srv_${name}`, visibility: ["model", "app"], inputSchema, ...extra } as CatalogTool;
 }
 const many = (n: number) => Array.from({ length: n }, (_, i) => tool(`t${i}`));
 
