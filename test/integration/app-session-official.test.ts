@@ -8,7 +8,7 @@ import { AppSession, Client, type ServerHandle, type Tool } from "../../src/node
 import { capturingLogger } from "../helpers/logger.js";
 import { track } from "../helpers/cleanup.js";
 
-const APPS_SERVER = { command: process.execPath, args: [fileURLToPath(new URL("../fixtures/apps-server.mjs", import.meta.url))] };
+const APPS_SERVER = { command: process.execPath, args: [fileURLToPath(new URL("../fixtures/app-session-server.mjs", import.meta.url))] };
 
 interface Stats {
   increments: number;
@@ -18,7 +18,7 @@ interface Stats {
 }
 
 async function stats(server: ServerHandle): Promise<Stats> {
-  return (await server.callTool("stats")).structuredContent as unknown as Stats;
+  return (await server.callTool("stats")).structuredContent as Stats;
 }
 
 describe.each(["2025-11-25", "2026-07-28"] as const)("an app's session against the official server at %s", (version) => {
