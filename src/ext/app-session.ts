@@ -180,8 +180,10 @@ export class AppSession {
 
   /**
    * Ends the session: `ui/resource-teardown` to a view that is running, its answer awaited for
-   * at most `limits.teardownTimeout`, then nothing more goes either way. Resolves in any case,
-   * for every caller, once the session is closed.
+   * at most `limits.teardownTimeout`, then nothing more goes either way; the view's calls still
+   * at the server are cancelled. A view that never said it was initialized is sent nothing (the
+   * spec forbids any request before that). Resolves in any case, for every caller, once the
+   * session is closed.
    */
   teardown(reason?: string): Promise<void> {
     if (reason !== undefined && typeof reason !== "string") throw new InvalidArgumentError("teardown: the reason must be a string");
@@ -248,9 +250,17 @@ export class AppSession {
       this.counts.afterClose += 1;
       return;
     }
-    // The rate comes first: under a flood, each message costs this and one small reply.
-    if (!this.messages.take()) return this.overRate(message);
-    const read = readViewMessage(message, this.limits.maxMessageBytes, this.limits.maxDepth);
+    try {
+      // The rate comes first: under a flood, each message costs this and one small reply.
+      if (!this.messages.take()) return this.overRate(message);
+      this.dispatch(readViewMessage(message, this.limits.maxMessageBytes, this.limits.maxDepth));
+    } catch (error) {
+      // A value no view can post (a proxy, a getter that throws) handed in by the host's own code.
+      this.logger.warn("an app message could not be read; dropped", { ...this.origin, error });
+    }
+  }
+
+  private dispatch(read: ViewMessage): void {
     switch (read.kind) {
       case "invalid":
         return this.invalid(read);
@@ -307,7 +317,7 @@ export class AppSession {
   }
 
   private request(id: RequestId, method: string, params: Record<string, unknown>): void {
-    this.logger.debug(`app asks ${safeText(method, 128)}`, { ...this.origin, id, ...summary(method, params) });
+    this.logger.debug(`app asks ${safeText(method, 128)}`, { ...this.origin, id: typeof id === "string" ? safeText(id, 64) : id, ...summary(method, params) });
     if (this.view === undefined && method !== AppMethod.Initialize && method !== AppMethod.Ping) {
       return this.transmit(errorReply(id, ErrorCode.InvalidRequest, "send ui/initialize first"));
     }

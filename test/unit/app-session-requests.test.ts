@@ -353,4 +353,11 @@ describe("every message bounded and checked", () => {
     h.request("ui/initialize", { protocolVersion: "2026-01-26", appInfo: { name: "v", version: "1" }, appCapabilities: {} });
     expect(h.logger.warnings("send threw")).toHaveLength(1);
   });
+
+  it("survives a message no view can post (a proxy whose reads throw), handed in by the host", () => {
+    const h = harness();
+    const hostile = new Proxy({}, { get: () => { throw new Error("gotcha"); } });
+    expect(() => h.session.receive(hostile)).not.toThrow();
+    expect(h.logger.warnings("could not be read")).toHaveLength(1);
+  });
 });
