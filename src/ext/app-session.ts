@@ -11,15 +11,15 @@
  * result only after the input; `ui/resource-teardown` before the end, its answer awaited for at
  * most `limits.teardownTimeout`; nothing after the end.
  *
- * What the view may ask (each a file's check, `app-requests.ts`; the passes to the server in
- * `app-server-proxy.ts`): `tools/call` of its own server's tools whose visibility has "app",
+ * What the view may ask (the checks in `app-requests.ts`; the passes to the server in
+ * `app-server-proxy.ts`, what the host's callbacks answer in `app-host-services.ts`): `tools/call` of its own server's tools whose visibility has "app",
  * behind the host's consent and a rate; `resources/read` of its server's `ui://` resources;
  * `ui/open-link` of a vetted https URL, shown to the host; `ui/message` and
  * `ui/update-model-context`, bounded and rated; `ui/request-display-mode`; `ping`. Its
  * notifications: logs (sanitised, rated, into the host's logger), size changes (checked), a
  * request to be torn down. Anything else: -32601.
  */
-import type { CallToolResult, Implementation } from "../protocol/types/index.js";
+import type { CallToolResult } from "../protocol/types/index.js";
 import { ErrorCode, InvalidArgumentError } from "../util/errors.js";
 import { callHost, guardLogger, stderrLogger, type Logger } from "../util/logger.js";
 import { isObject, type RequestId } from "../util/json.js";
@@ -27,38 +27,19 @@ import { safeText } from "../util/sanitize.js";
 import { Occurrences, soFar } from "../util/sparse-log.js";
 import { TokenBucket } from "../util/token-bucket.js";
 import { unref } from "../util/runtime.js";
-import { knownKeys } from "../util/arguments.js";
-import { sanitizeLog } from "../shared-checks.js";
+import { logViewEntry } from "./app-view-log.js";
+import { AppHostServices } from "./app-host-services.js";
 import { resolveAppLimits, type AppLimits } from "./app-limits.js";
 import { readViewMessage, readableId, type ViewMessage } from "./app-message.js";
 import { AppOutbox } from "./app-outbox.js";
-import {
-  APP_PROTOCOL_VERSIONS,
-  AppMethod,
-  LATEST_APP_PROTOCOL_VERSION,
-  SANDBOX_METHOD_PREFIX,
-  errorReply,
-  resultReply,
-  type AppHostCapabilities,
-  type AppHostContext,
-  type AppInfo,
-  type AppInitializeResult,
-  type ContentModalities,
-  type DisplayMode,
-  type OutgoingMessage,
-} from "./app-protocol.js";
-import { checkChatMessage, checkDisplayMode, checkInitialize, checkModelContext, checkOpenLink, checkSize } from "./app-requests.js";
-import { AppRefusal, POLICY, errorForView, hostWait } from "./app-refusal.js";
+import { AppMethod, SANDBOX_METHOD_PREFIX, errorReply, resultReply, type AppHostContext, type AppInfo, type AppInitializeResult, type OutgoingMessage } from "./app-protocol.js";
+import { checkInitialize, checkSize } from "./app-requests.js";
+import { AppRefusal, POLICY, errorForView } from "./app-refusal.js";
 import { AppServerProxy } from "./app-server-proxy.js";
-import type { AppOrigin, AppSessionOptions, AppSessionState, AppSessionStats, HostAnswer } from "./app-session-types.js";
+import { initializeResult } from "./app-initialize.js";
+import { checkOptions, summary } from "./app-session-options.js";
+import type { AppOrigin, AppSessionOptions, AppSessionState, AppSessionStats } from "./app-session-types.js";
 
-const DEFAULT_HOST_INFO: Implementation = Object.freeze({ name: "conduit", version: "0" });
-const TEXT_ONLY: ContentModalities = Object.freeze({ text: {} });
-const TEXT_AND_STRUCTURED: ContentModalities = Object.freeze({ text: {}, structuredContent: {} });
-const OPTION_KEYS: ReadonlySet<string> = new Set([
-  "server", "tool", "send", "consent", "onOpenLink", "onMessage", "onUpdateModelContext", "onSizeChange", "onDisplayMode",
-  "onRequestTeardown", "onInitialized", "hostInfo", "hostContext", "sandbox", "modalities", "tools", "logger", "limits",
-]);
 
 type Handler = (params: Record<string, unknown>) => object | Promise<object>;
 
@@ -74,8 +55,7 @@ export class AppSession {
   private readonly proxy: AppServerProxy;
   private readonly handlers: ReadonlyMap<string, Handler>;
   private readonly messages: TokenBucket;
-  private readonly chatMessages: TokenBucket;
-  private readonly contextUpdates: TokenBucket;
+  private readonly services: AppHostServices;
   private readonly logs: TokenBucket;
   private hostContext: AppHostContext;
   private inFlight = 0;
@@ -97,8 +77,6 @@ export class AppSession {
     this.hostContext = { ...options.hostContext };
     this.hostContext.toolInfo ??= { tool: options.tool };
     this.messages = new TokenBucket(this.limits.messageRate);
-    this.chatMessages = new TokenBucket(this.limits.chatMessageRate);
-    this.contextUpdates = new TokenBucket(this.limits.modelContextRate);
     this.logs = new TokenBucket(this.limits.logRate);
     this.proxy = new AppServerProxy({
       server: options.server,
@@ -108,15 +86,23 @@ export class AppSession {
       consent: options.consent,
       tools: options.tools,
     });
+    this.services = new AppHostServices({
+      options,
+      limits: this.limits,
+      origin: this.origin,
+      signal: this.life.signal,
+      displayModes: () => ({ current: this.hostContext.displayMode ?? "inline", host: this.hostContext.availableDisplayModes, view: this.view?.appCapabilities.availableDisplayModes }),
+      switchedTo: (displayMode) => (this.hostContext = { ...this.hostContext, displayMode }),
+    });
     this.handlers = new Map<string, Handler>([
       [AppMethod.Initialize, (params) => this.initialize(params)],
       [AppMethod.Ping, () => ({})],
       [AppMethod.ToolsCall, (params) => this.proxy.callTool(params)],
       [AppMethod.ResourcesRead, (params) => this.proxy.readResource(params)],
-      [AppMethod.OpenLink, (params) => this.openLink(params)],
-      [AppMethod.Message, (params) => this.chatMessage(params)],
-      [AppMethod.UpdateModelContext, (params) => this.updateModelContext(params)],
-      [AppMethod.RequestDisplayMode, (params) => this.requestDisplayMode(params)],
+      [AppMethod.OpenLink, (params) => this.services.openLink(params)],
+      [AppMethod.Message, (params) => this.services.chatMessage(params)],
+      [AppMethod.UpdateModelContext, (params) => this.services.updateModelContext(params)],
+      [AppMethod.RequestDisplayMode, (params) => this.services.requestDisplayMode(params)],
     ]);
   }
 
@@ -355,31 +341,7 @@ export class AppSession {
     const verdict = checkInitialize(params);
     if (!verdict.ok) throw AppRefusal.of(verdict.refusal);
     this.view = verdict.value;
-    const asked = verdict.value.protocolVersion;
-    return {
-      protocolVersion: APP_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_APP_PROTOCOL_VERSION,
-      hostInfo: this.options.hostInfo ?? DEFAULT_HOST_INFO,
-      hostCapabilities: this.hostCapabilities(),
-      hostContext: this.hostContext,
-    };
-  }
-
-  /** Only what the host can do: a callback given, or the session's own proxying to the server. */
-  private hostCapabilities(): AppHostCapabilities {
-    const options = this.options;
-    const server = options.server.serverCapabilities;
-    const capabilities: AppHostCapabilities = { logging: {} };
-    if (server?.tools !== undefined) capabilities.serverTools = {};
-    if (server?.resources !== undefined) capabilities.serverResources = {};
-    if (options.onOpenLink !== undefined) capabilities.openLinks = {};
-    if (options.onMessage !== undefined) capabilities.message = this.modalities("message");
-    if (options.onUpdateModelContext !== undefined) capabilities.updateModelContext = this.modalities("updateModelContext");
-    if (options.sandbox !== undefined) capabilities.sandbox = options.sandbox;
-    return capabilities;
-  }
-
-  private modalities(kind: "message" | "updateModelContext"): ContentModalities {
-    return this.options.modalities?.[kind] ?? (kind === "message" ? TEXT_ONLY : TEXT_AND_STRUCTURED);
+    return initializeResult(this.options, verdict.value, this.hostContext, (kind) => this.services.modalities(kind));
   }
 
   private initialized(): void {
@@ -393,59 +355,7 @@ export class AppSession {
     if (this.options.onInitialized !== undefined) callHost(this.logger, "onInitialized", this.options.onInitialized, this.view);
   }
 
-  // ---- what the host serves -----------------------------------------------------------------------
-
-  private openLink(params: Record<string, unknown>): Promise<object> {
-    const verdict = checkOpenLink(params, this.options.server.origin);
-    if (!verdict.ok) throw AppRefusal.of(verdict.refusal);
-    const onOpenLink = this.declared(this.options.onOpenLink, AppMethod.OpenLink);
-    return this.answered("the link", onOpenLink({ ...verdict.value, ...this.origin }), "the host declined to open the link");
-  }
-
-  private chatMessage(params: Record<string, unknown>): Promise<object> {
-    const onMessage = this.declared(this.options.onMessage, AppMethod.Message);
-    const verdict = checkChatMessage(params, this.modalities("message"), this.limits);
-    if (!verdict.ok) throw AppRefusal.of(verdict.refusal);
-    if (!this.chatMessages.take()) throw new AppRefusal(POLICY, "too many messages for the conversation");
-    return this.answered("the message", onMessage(verdict.value, this.origin), "the host declined the message");
-  }
-
-  private updateModelContext(params: Record<string, unknown>): Promise<object> {
-    const onUpdate = this.declared(this.options.onUpdateModelContext, AppMethod.UpdateModelContext);
-    const verdict = checkModelContext(params, this.modalities("updateModelContext"), this.limits);
-    if (!verdict.ok) throw AppRefusal.of(verdict.refusal);
-    if (!this.contextUpdates.take()) throw new AppRefusal(POLICY, "too many context updates");
-    return this.answered("the context update", onUpdate(verdict.value, this.origin), "the host declined the context update");
-  }
-
-  private requestDisplayMode(params: Record<string, unknown>): object | Promise<object> {
-    const verdict = checkDisplayMode(params);
-    if (!verdict.ok) throw AppRefusal.of(verdict.refusal);
-    const current = this.hostContext.displayMode ?? "inline";
-    const wanted = verdict.value;
-    const viewModes = this.view?.appCapabilities.availableDisplayModes;
-    const hostModes = this.hostContext.availableDisplayModes;
-    // The spec: never a mode the view did not declare; the host offers only what it lists.
-    const allowed = (viewModes === undefined || viewModes.includes(wanted)) && (hostModes === undefined || hostModes.includes(wanted));
-    const onDisplayMode = this.options.onDisplayMode;
-    if (onDisplayMode === undefined || !allowed || wanted === current) return { mode: current };
-    return hostWait(onDisplayMode(wanted, this.origin), this.limits.hostTimeout, this.life.signal, "the display mode").then((mode) => {
-      const now: DisplayMode = mode === wanted || mode === current ? mode : current;
-      if (now !== current) this.hostContext = { ...this.hostContext, displayMode: now };
-      return { mode: now };
-    });
-  }
-
-  private declared<T>(callback: T | undefined, method: string): T {
-    if (callback === undefined) throw new AppRefusal(ErrorCode.MethodNotFound, `this host does not serve ${method}`);
-    return callback;
-  }
-
-  private async answered(what: string, answer: HostAnswer, declined: string): Promise<object> {
-    const verdict = await hostWait(answer, this.limits.hostTimeout, this.life.signal, what);
-    if (verdict === false) throw new AppRefusal(POLICY, declined);
-    return {};
-  }
+  // ---- what the view tells the host ------------------------------------------------------------
 
   private sizeChanged(params: Record<string, unknown>): void {
     const verdict = checkSize(params, this.limits.maxDimension);
@@ -463,49 +373,6 @@ export class AppSession {
       if (this.seen.logs.next()) this.logger.warn(`app of tool "${this.origin.tool}" (server "${this.origin.serverId}") logs too fast; entries dropped${soFar(this.seen.logs)}`);
       return;
     }
-    const entry = sanitizeLog(params);
-    const fields = { ...this.origin, level: entry.level, logger: entry.logger, data: entry.data };
-    const message = `app log (tool "${this.origin.tool}", server "${this.origin.serverId}")`;
-    switch (entry.level) {
-      case "debug":
-        return this.logger.debug(message, fields);
-      case "info":
-      case "notice":
-        return this.logger.info(message, fields);
-      case "warning":
-        return this.logger.warn(message, fields);
-      default:
-        return this.logger.error(message, fields);
-    }
+    logViewEntry(this.logger, this.origin, params);
   }
-}
-
-/** What the host's debug log shows of a request: the part that says what it is for, cleaned and short. */
-function summary(method: string, params: Record<string, unknown>): Record<string, unknown> {
-  const text = (value: unknown): string | undefined => (typeof value === "string" ? safeText(value, 256) : undefined);
-  switch (method) {
-    case AppMethod.ToolsCall:
-      return { name: text(params.name) };
-    case AppMethod.ResourcesRead:
-      return { uri: text(params.uri) };
-    case AppMethod.OpenLink:
-      return { url: text(params.url) };
-    case AppMethod.RequestDisplayMode:
-      return { mode: text(params.mode) };
-    default:
-      return {};
-  }
-}
-
-function checkOptions(options: AppSessionOptions): void {
-  if (!isObject(options)) throw new InvalidArgumentError("AppSession needs options");
-  knownKeys("AppSession options", options, OPTION_KEYS);
-  const { server, tool, send } = options;
-  if (!isObject(server) || typeof server.id !== "string") throw new InvalidArgumentError("AppSession needs the server the tool belongs to");
-  if (!isObject(tool) || typeof tool.name !== "string") throw new InvalidArgumentError("AppSession needs the tool whose view it serves");
-  if (typeof send !== "function") throw new InvalidArgumentError("AppSession needs send, to reach the view");
-  for (const key of ["consent", "onOpenLink", "onMessage", "onUpdateModelContext", "onSizeChange", "onDisplayMode", "onRequestTeardown", "onInitialized", "tools"] as const) {
-    if (options[key] !== undefined && typeof options[key] !== "function") throw new InvalidArgumentError(`AppSession: ${key} must be a function`);
-  }
-  if (options.hostContext !== undefined && !isObject(options.hostContext)) throw new InvalidArgumentError("AppSession: hostContext must be an object");
 }
