@@ -116,6 +116,15 @@ describe("nothing before ui/notifications/initialized", () => {
     expect(h.sent.slice(1)).toEqual([{ jsonrpc: "2.0", method: "ui/notifications/host-context-changed", params: { theme: "light", displayMode: "fullscreen" } }]);
   });
 
+  it("serves a view that asks between ui/initialize and initialized (a reply is no request), while its notifications still wait", async () => {
+    const h = harness();
+    h.session.toolInput({});
+    await h.replied(h.request("ui/initialize", INIT));
+    expect((await h.replied(h.request("tools/call", { name: "refresh" }))).result).toBeDefined();
+    expect(h.sent.filter((m) => m.method !== undefined)).toEqual([]);
+    expect(h.logger.at("debug")).toEqual(expect.arrayContaining(["app asks ui/initialize", "app asks tools/call"]));
+  });
+
   it("ignores an initialized notification that comes before ui/initialize", () => {
     const h = harness();
     h.session.toolInput({});
