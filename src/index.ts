@@ -77,3 +77,9 @@ export { browserPopup, isPopupBlocked, POPUP_BLOCKED, type BrowserPopupOptions, 
 export { browserRedirect, type BrowserRedirectOptions, type BrowserRedirectAuthorization } from "./auth/browser-redirect.js";
 export { completeAuthorization, type CompleteAuthorizationOptions, type CallbackOutcome } from "./auth/browser-callback.js";
 export type { PendingFlow, PendingFlowStore } from "./auth/pending-flow.js";
+// MCP Apps: the policy core of one rendered view
+export { AppSession } from "./ext/app-session.js";
+export type { AppSessionOptions, AppSessionState, AppSessionStats, AppRequest, AppLink, AppOrigin, AppServer, HostAnswer } from "./ext/app-session-types.js";
+export { DEFAULT_APP_LIMITS, type AppLimits, type AppLimitsOptions } from "./ext/app-limits.js";
+export { APP_PROTOCOL_VERSIONS, LATEST_APP_PROTOCOL_VERSION, type AppHostCapabilities, type AppHostContext, type AppInfo, type AppInitializeResult, type AppSandbox, type ContentModalities, type DisplayMode } from "./ext/app-protocol.js";
+export type { ChatMessage, ModelContext, ViewSize } from "./ext/app-requests.js";
