@@ -140,7 +140,7 @@ export default tseslint.config(
   {
     files: ["src/cli/**"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["../*", "!../node.js"], message: "The terminal host is built on the public API alone, as a Node host: import from ../node.js (DESIGN.md)." }] }],
+      "no-restricted-imports": ["error", { patterns: [{ group: ["../*", "!../node.js", "!../apps-bridge", "../apps-bridge/*", "!../apps-bridge/proxy.js"], message: "The terminal host is built on the public API alone, as a Node host: import from ../node.js, or the public conduit-mcp/apps-bridge/proxy (DESIGN.md)." }] }],
     },
   },
   {

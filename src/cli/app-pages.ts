@@ -15,11 +15,6 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { randomBytes } from "node:crypto";
 
-/** What the host page carries messages to and from (an `AppSession`, or anything of its shape). */
-export interface AppPort {
-  receive(message: unknown): void;
-}
-
 export interface AppPagesOptions {
   /** The browser bridge, an ES module that exports `mountApp` (`conduit-mcp/apps-bridge`'s build). */
   bridgeScript: string;
@@ -29,8 +24,8 @@ export interface AppPagesOptions {
   resource: { html: string; csp: string; allow: string };
   /** The page's title (the tool's name). */
   title: string;
-  /** Called once the page's stream is open: the session, made with the `send` given. */
-  connect: (send: (message: object) => void) => AppPort;
+  /** Each message the view sent (through the page), for its session. */
+  receive: (message: unknown) => void;
   /** The most bytes one message from the page may have. */
   maxMessageBytes?: number;
 }
@@ -38,6 +33,8 @@ export interface AppPagesOptions {
 export interface AppPages {
   /** The host page, token included: what the person opens. */
   readonly url: string;
+  /** Sends a message to the view (through the page's event stream; held while no page holds it). */
+  send(message: object): void;
   close(): Promise<void>;
 }
 
@@ -50,7 +47,6 @@ export async function serveAppPages(options: AppPagesOptions): Promise<AppPages>
   let hostOrigin = "";
   let sandboxOrigin = "";
   let stream: ServerResponse | undefined;
-  let port: AppPort | undefined;
   // Messages the session sends before the page's stream opened (none should, as the view speaks
   // first) or while it reconnects: kept in order, bounded.
   const backlog: string[] = [];
@@ -76,7 +72,6 @@ export async function serveAppPages(options: AppPagesOptions): Promise<AppPages>
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store", "x-content-type-options": "nosniff" });
       res.write(": open\n\n");
       for (const line of backlog.splice(0)) res.write(line);
-      port ??= options.connect(send);
       req.on("close", () => {
         if (stream === res) stream = undefined;
       });
@@ -85,7 +80,7 @@ export async function serveAppPages(options: AppPagesOptions): Promise<AppPages>
     if (req.method === "POST" && path === "/send") {
       if (req.headers.origin !== hostOrigin) return refuse(res, 403, "not from the host page");
       if (!/^application\/json\b/.test(req.headers["content-type"] ?? "")) return refuse(res, 415, "JSON only");
-      return readJson(req, res, limit, (message) => port?.receive(message));
+      return readJson(req, res, limit, options.receive);
     }
     refuse(res, 404, "not here");
   });
@@ -101,6 +96,7 @@ export async function serveAppPages(options: AppPagesOptions): Promise<AppPages>
   sandboxOrigin = `http://127.0.0.1:${await listen(sandbox)}`;
   return {
     url: `${hostOrigin}/${token}/`,
+    send,
     close: async () => {
       stream?.end();
       await Promise.all([stop(host), stop(sandbox)]);

@@ -24,6 +24,8 @@ export interface Parsed {
   readonly transport: "sse" | "streamable-http" | undefined;
   readonly name: string | undefined;
   readonly logLevel: LogLevel | undefined;
+  /** `call … --open`: serve the tool's app to the person's browser until Ctrl-C. */
+  readonly open: boolean;
 }
 
 const COMMANDS = new Set<string>(["servers", "list", "call", "read", "prompt", "help"]);
@@ -51,6 +53,7 @@ export function readArgs(argv: readonly string[]): Parsed {
         transport: { type: "string" },
         name: { type: "string" },
         "log-level": { type: "string" },
+        open: { type: "boolean" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean" },
       },
@@ -66,6 +69,7 @@ export function readArgs(argv: readonly string[]): Parsed {
   const logLevel = values["log-level"];
   if (logLevel !== undefined && !(LOGGING_LEVELS as readonly string[]).includes(logLevel)) throw new CliError(`--log-level is one of ${LOGGING_LEVELS.join(", ")}`, EXIT.usage);
   const first = positionals[0];
+  if (values.open === true && first !== "call") throw new CliError("--open goes with call: conduit call <server> <tool> --open", EXIT.usage);
   const command: Command = values.help === true ? "help" : values.version === true ? "version" : first !== undefined && COMMANDS.has(first) ? (first as Command) : "interactive";
   return {
     command,
@@ -83,6 +87,7 @@ export function readArgs(argv: readonly string[]): Parsed {
     transport,
     name: values.name,
     logLevel: logLevel as LogLevel | undefined,
+    open: values.open === true,
   };
 }
 

@@ -36,6 +36,8 @@ export interface Asker {
   url(question: UrlQuestion, signal: AbortSignal): Promise<UrlAnswer>;
   /** The reply the person gives a sampling request, or undefined when they decline. */
   sampling(question: SamplingQuestion, signal: AbortSignal): Promise<string | undefined>;
+  /** A yes-or-no question (an app's request to act); without one, the answer is no. */
+  confirm?(question: string, signal: AbortSignal): Promise<boolean>;
   /** Values for a tool's arguments, asked field by field (interactive mode only). */
   values?(title: string, fields: readonly AskedField[], signal: AbortSignal): Promise<Map<string, unknown> | undefined>;
 }
@@ -57,7 +59,8 @@ export const nobody: Asker = {
 /**
  * `--answers FILE`: JSON with the answers in the order the requests come, each list taken from
  * the front: `{ "forms": [{ "action": "accept", "content": {…} }], "urls": ["decline"],
- * "samplings": ["the reply", null] }` (`null` declines). A request with no answer left is
+ * "samplings": ["the reply", null], "consents": [true] }` (`null` declines; `consents` answer
+ * an app's requests to act). A request with no answer left is
  * treated as if nobody were there.
  */
 export async function answersFrom(path: string): Promise<Asker> {
@@ -85,6 +88,7 @@ export async function answersFrom(path: string): Promise<Asker> {
   const forms = list("forms");
   const urls = list("urls");
   const samplings = list("samplings");
+  const consents = list("consents");
   for (const form of forms) {
     if (typeof form !== "object" || form === null || !["accept", "decline", "cancel"].includes((form as { action?: unknown }).action as string)) {
       throw new CliError(`--answers ${path}: each of "forms" is { "action": "accept" | "decline" | "cancel", "content"?: {…} }`, EXIT.usage);
@@ -92,9 +96,12 @@ export async function answersFrom(path: string): Promise<Asker> {
   }
   for (const url of urls) if (!["accept", "decline", "cancel"].includes(url as string)) throw new CliError(`--answers ${path}: each of "urls" is "accept", "decline" or "cancel"`, EXIT.usage);
   for (const sampling of samplings) if (sampling !== null && typeof sampling !== "string") throw new CliError(`--answers ${path}: each of "samplings" is a reply or null`, EXIT.usage);
+  for (const consent of consents) if (typeof consent !== "boolean") throw new CliError(`--answers ${path}: each of "consents" is true or false`, EXIT.usage);
   return {
     form: () => (forms.length === 0 ? Promise.reject(new NobodyToAsk("a form (and --answers has none left)")) : Promise.resolve(forms.shift() as ElicitResult)),
     url: () => (urls.length === 0 ? Promise.reject(new NobodyToAsk("a visit to a URL (and --answers has none left)")) : Promise.resolve(urls.shift() as UrlAnswer)),
     sampling: () => (samplings.length === 0 ? Promise.reject(new NobodyToAsk("a sampling (and --answers has none left)")) : Promise.resolve((samplings.shift() as string | null) ?? undefined)),
+    // An app's request with no answer left is refused, as with nobody to ask.
+    confirm: () => Promise.resolve(consents.length === 0 ? false : (consents.shift() as boolean)),
   };
 }

@@ -116,7 +116,7 @@ async function run(parsed: Parsed, out: Output): Promise<ExitCode> {
       const stop = (): void => controller.abort(new CliError("stopped with Ctrl-C", EXIT.interrupted));
       process.once("SIGINT", stop);
       try {
-        const code = await runOneShot(parsed.command as OneShot, session.ready[0]!, words, out, controller.signal);
+        const code = await runOneShot(parsed.command as OneShot, session.ready[0]!, words, out, controller.signal, { open: parsed.open, asker });
         // The server coped without the answer, but the command did not do what was asked.
         if (session.handler.unanswered !== undefined) return fail(out, new CliError(session.handler.unanswered, EXIT.inputNeeded));
         return code;

@@ -9,6 +9,7 @@ import type { CallToolResult, ServerHandle, Tool } from "../node.js";
 import { CliError, EXIT, exitCodeOf, type ExitCode } from "./exit-codes.js";
 import { fieldsOf } from "./fields.js";
 import { callTool } from "./oneshot.js";
+import { appOf, openApp, type OpenedApp } from "./app-open.js";
 import type { Output } from "./output.js";
 import { shown, shownLine } from "./output.js";
 import { printList, printPrompt, printResource, printTool, printToolResult } from "./render.js";
@@ -30,6 +31,7 @@ const COMMANDS: Record<string, string> = {
   prompts: "prompts [server]: its prompts",
   describe: "describe <tool>: what it does, and its arguments",
   call: "call <tool> [json | key=value …]: without arguments, asked one by one",
+  open: "open <tool> [json | key=value …]: call a tool that has an app, and serve the app to your browser",
   read: "read <uri>: a resource",
   prompt: "prompt <name> [key=value …]: a prompt's messages",
   complete: "complete <prompt | template> <argument> [prefix]: the server's suggestions",
@@ -58,6 +60,8 @@ export class Repl {
   private readonly relearn = new Set<string>();
   private readonly tasks = new Set<string>();
   private running: AbortController | undefined;
+  /** The app `open` serves (one at a time), and what ends its requests to the person. */
+  private app: { opened: OpenedApp; life: AbortController } | undefined;
   /** The prompt being read, if one is. */
   private prompt: Interface | undefined;
   /** The prompt was closed for a server's question, not by the person. */
@@ -115,6 +119,7 @@ export class Repl {
         }
       }
     } finally {
+      await this.closeApp();
       process.off("SIGINT", onSigint);
       // The prompts leave stdin open; the session's end must not wait for a key.
       process.stdin.pause();
@@ -181,6 +186,7 @@ export class Repl {
       const names = this.names.get(this.current.id) ?? { tools: [], resources: [], prompts: [] };
       switch (words[0]) {
         case "call":
+        case "open":
         case "describe":
           candidates = words.length === 2 ? [...names.tools, ...this.qualified("tools")] : [];
           break;
@@ -304,6 +310,8 @@ export class Repl {
       }
       case "call":
         return this.call(line, rest, signal);
+      case "open":
+        return this.open(line, rest, signal);
       case "read":
         return printResource(out, await this.current.readResource(need(rest[0], "read <uri>"), { signal }));
       case "prompt": {
@@ -364,8 +372,42 @@ export class Repl {
         for (const [key, value] of values) if (value !== undefined) Object.defineProperty(given, key, { value, enumerable: true, writable: true, configurable: true });
       }
     }
-    const result: CallToolResult = await callTool(server, name, words, this.out, signal, given);
+    const result: CallToolResult = await callTool(server, name, words, this.out, signal, given, "open serves it to your browser");
     printToolResult(this.out, result);
+  }
+
+  /**
+   * `open`: the app is served (the one served before is closed), then the tool is called as
+   * `call` does; the app stays while the session lasts, or until the next `open`.
+   */
+  private async open(line: string, rest: string[], signal: AbortSignal): Promise<void> {
+    const { server, name } = this.addressed(need(rest[0], "open <tool> [json | key=value …]"));
+    const brace = line.indexOf("{");
+    const words = brace >= 0 ? [line.slice(brace)] : rest.slice(1);
+    const tool = await this.tool(server, name, signal);
+    appOf(server, tool);
+    const args = toolArguments(words, tool.inputSchema);
+    await this.closeApp();
+    const life = new AbortController();
+    const opened = await openApp(server, tool, args, this.out, this.asker, life.signal);
+    this.app = { opened, life };
+    let result: CallToolResult;
+    try {
+      result = await callTool(server, name, words, this.out, signal, args);
+    } catch (error) {
+      opened.cancelled(error instanceof Error ? error.message : String(error));
+      throw error;
+    }
+    opened.result(result);
+    printToolResult(this.out, result);
+  }
+
+  private async closeApp(): Promise<void> {
+    const app = this.app;
+    this.app = undefined;
+    if (app === undefined) return;
+    app.life.abort();
+    await app.opened.close();
   }
 
   private report(error: unknown): void {

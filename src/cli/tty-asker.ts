@@ -123,6 +123,18 @@ export class TtyAsker implements Asker {
     }
   }
 
+  confirm(question: string, signal: AbortSignal): Promise<boolean> {
+    return this.inTurn(async () => {
+      this.out.note("");
+      try {
+        return await confirm({ message: question, default: false }, this.context(signal));
+      } catch (error) {
+        if (error instanceof Error && ENDED.has(error.name)) return false;
+        throw error;
+      }
+    });
+  }
+
   url(question: UrlQuestion, signal: AbortSignal): Promise<UrlAnswer> {
     return this.inTurn(async () => {
       const c = this.out.err;
