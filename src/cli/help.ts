@@ -42,7 +42,10 @@ Options:
                             the reply (text, or a CreateMessageResult as JSON) on its stdout
   --answers FILE            answers for input requests when there is no terminal:
                             {"forms": [{"action": "accept", "content": {…}}], "urls": ["decline"],
-                             "samplings": ["reply", null]}
+                             "samplings": ["reply", null], "consents": [true]}
+                            (consents: an app's requests to call a tool the model may call)
+  --open                    with call: serve the tool's app (MCP Apps) on loopback and print its
+                            URL (conduit opens no browser); the app stays until Ctrl-C
   --format text|json        json: the result as one JSON document on stdout; stderr holds JSON
                             lines (logs as {"log": …}, notes, and an error as {"error": …} last)
   --timeout MS              each request's timeout (default 60000)
