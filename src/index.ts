@@ -15,6 +15,7 @@ export type { RestartOptions } from "./restart-policy.js";
 export { isTask } from "./protocol/tasks.js";
 export type { ClientOptions, ConnectOptions } from "./options.js";
 export type { ServerTarget, RemoteTarget } from "./options.js";
+export type { Store, StoreSetOptions } from "./stores/store.js";
 export { memoryStore, type AuthGrant, type AuthOptions, type AuthStore, type AuthorizeCallback } from "./auth/options.js";
 export { loadServerConfig, jsonProblemAt, type ConfiguredServer, type LoadOptions } from "./host/config.js";
 export type { ConnectAllOptions, ConnectAllResult } from "./host/connect-all.js";

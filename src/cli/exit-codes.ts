@@ -55,6 +55,7 @@ export function exitCodeOf(error: unknown): ExitCode {
       return EXIT.usage;
     case "transport":
     case "closed":
+    case "store":
       return EXIT.unreachable;
     case "auth":
       return EXIT.auth;

@@ -1,7 +1,7 @@
 /**
  * The store OAuth keeps what it learns in: registrations, tokens, and which authorization
- * server a host's credentials were first used with. A few async methods on strings, so that a
- * host on several machines can share one (Redis, a database); values are JSON text.
+ * server a host's credentials were first used with. Three async methods on strings, so that a
+ * host's own store of before the `Store` interface keeps working; every `Store` is one.
  */
 export interface AuthStore {
   get(key: string): Promise<string | undefined>;

@@ -23,7 +23,8 @@ export type ClientErrorKind =
   | "usage"
   | "url_elicitation_required"
   | "task_failed"
-  | "auth";
+  | "auth"
+  | "store";
 
 /**
  * A URL a server requires the user to visit before a call can go on (2025-11-25 `-32042`), as the
