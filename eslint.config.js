@@ -4,13 +4,13 @@
 // - the core's layers, each importing only those below it: util < transport < rpc < protocol <
 //   input < the root files (src/*.ts: the facade);
 // - nothing of the core's layers imports what sits around the core (auth/, host/, ext/, cli/,
-//   adapters/), and the root files reach each of those through one seam: auth/ through
+//   apps/, adapters/), and the root files reach each of those through one seam: auth/ through
 //   targets.ts (the transport made from a target), host/ through client.ts (the Client's host
-//   methods), ext/ through index.ts (the public API) alone;
+//   methods), ext/ and apps/ through index.ts (the public API) alone;
 // - auth/ imports of the core util/, the transport's Authorizer interface and the Store
-//   interface (stores/); host/ and ext/ use the core as a host does: index.ts, the root files,
+//   interface (stores/); host/, ext/ and apps/ use the core as a host does: index.ts, the root files,
 //   util/, and of protocol/ the spec's types, versions, the method table, the listing walk of
-//   results.js and subscriptions; stores/ and apps-bridge/ import util/ alone; adapters/ and
+//   results.js and subscriptions; stores/ and apps/bridge/ import util/ alone; adapters/ and
 //   cli/ import index.ts alone.
 //
 // - the package's root is web-standard (issue 21): only src/node/ (behind the Node entry,
@@ -22,8 +22,8 @@
 import tseslint from "typescript-eslint";
 
 const LAYERS = "A layer imports only the layers below it (DESIGN.md, Architecture).";
-const AROUND = ["auth", "host", "ext", "cli", "adapters"];
-const NOT_AROUND = "The core imports nothing of auth/, host/, ext/, cli/ or adapters/: the root files reach them through their seams (targets.ts, client.ts, index.ts).";
+const AROUND = ["auth", "host", "ext", "apps", "cli", "adapters"];
+const NOT_AROUND = "The core imports nothing of auth/, host/, ext/, apps/, cli/ or adapters/: the root files reach them through their seams (targets.ts, client.ts, index.ts).";
 
 const WEB = "The root is web-standard: only src/node/ (behind the Node entry) and cli/ use Node (issue 21). Put what needs Node behind platform.ts or util/runtime.ts.";
 const NODE_ONLY = [WEB, "node:*", "**/node/*", "**/node.js"];
@@ -46,13 +46,13 @@ const layer = (above, up = ["../"]) =>
 const ROOT_SEAMS = {
   auth: "auth/ is reached from the root files through targets.ts alone (the auth seam).",
   host: "host/ is reached from the root files through client.ts alone (the host seam).",
-  outside: "ext/ is reached through index.ts alone; cli/ and adapters/ import the core, never the reverse.",
+  outside: "ext/ and apps/ are reached through index.ts alone; cli/ and adapters/ import the core, never the reverse.",
 };
 
-/** What host/ and ext/ may not import: `other` is the sibling each must leave alone. */
-const besideTheCore = (other) =>
+/** What host/, ext/ and apps/ may not import: `others` are the siblings each must leave alone. */
+const besideTheCore = (...others) =>
   zone(
-    ["host/ and ext/ use the core as a host does: index.ts, the root files, util/ and the public parts of protocol/ (DESIGN.md).", "../transport/*", "../rpc/*", "../input/*", "../auth/*", "../cli/*", "../adapters/*", `../${other}/*`, "../client.js"],
+    ["host/ and ext/ use the core as a host does: index.ts, the root files, util/ and the public parts of protocol/ (DESIGN.md).", "../transport/*", "../rpc/*", "../input/*", "../auth/*", "../cli/*", "../adapters/*", ...others.map((other) => `../${other}/*`), "../client.js"],
     ["Of protocol/, host/ and ext/ import the spec's types, versions, the method table, results' listing walk and subscriptions alone.", "../protocol/*", "!../protocol/types", "!../protocol/versions.js", "!../protocol/methods.js", "!../protocol/results.js", "!../protocol/subscriptions.js"],
   );
 
@@ -91,11 +91,18 @@ export default tseslint.config(
   {
     files: ["src/*.ts"],
     ignores: ["src/index.ts", "src/client.ts", "src/targets.ts", "src/node.ts"],
-    rules: zone([ROOT_SEAMS.auth, "./auth/*"], [ROOT_SEAMS.host, "./host/*"], [ROOT_SEAMS.outside, "./ext/*", "./cli/*", "./adapters/*"]),
+    rules: zone([ROOT_SEAMS.auth, "./auth/*"], [ROOT_SEAMS.host, "./host/*"], [ROOT_SEAMS.outside, "./ext/*", "./apps/*", "./cli/*", "./adapters/*"]),
   },
-  { files: ["src/client.ts"], rules: zone([ROOT_SEAMS.auth, "./auth/*"], [ROOT_SEAMS.outside, "./ext/*", "./cli/*", "./adapters/*"]) },
-  { files: ["src/targets.ts"], rules: zone([ROOT_SEAMS.host, "./host/*"], [ROOT_SEAMS.outside, "./ext/*", "./cli/*", "./adapters/*"]) },
-  { files: ["src/index.ts"], rules: zone(["The public API does not load the terminal host or the adapters' subpath.", "./cli/*", "./adapters/*"]) },
+  { files: ["src/client.ts"], rules: zone([ROOT_SEAMS.auth, "./auth/*"], [ROOT_SEAMS.outside, "./ext/*", "./apps/*", "./cli/*", "./adapters/*"]) },
+  { files: ["src/targets.ts"], rules: zone([ROOT_SEAMS.host, "./host/*"], [ROOT_SEAMS.outside, "./ext/*", "./apps/*", "./cli/*", "./adapters/*"]) },
+  {
+    files: ["src/index.ts"],
+    rules: zone(
+      ["The public API does not load the terminal host or the adapters' subpath.", "./cli/*", "./adapters/*"],
+      // A host that renders no app loads none of it (issue 23): the root takes what the catalog reads of a tool.
+      ["Of apps/, the root entry takes the extension and tools' visibility alone; the rest is on conduit-mcp/apps.", "./apps/*", "!./apps/apps-tool-meta.js", "!./apps/apps-extension.js"],
+    ),
+  },
   // Around the core.
   {
     files: ["src/auth/**"],
@@ -104,12 +111,13 @@ export default tseslint.config(
       ["Of transport/, auth/ imports the Authorizer interface alone.", "../transport/*", "!../transport/http-authorizer.js"],
     ),
   },
-  { files: ["src/host/**"], rules: besideTheCore("ext") },
-  { files: ["src/ext/**"], rules: besideTheCore("host") },
+  { files: ["src/host/**"], rules: besideTheCore("ext", "apps") },
+  { files: ["src/ext/**"], rules: besideTheCore("host", "apps") },
+  { files: ["src/apps/*.ts"], rules: besideTheCore("host", "ext") },
   { files: ["src/stores/**"], rules: zone(["stores/ imports util/ alone.", "../*", "!../util"]) },
   // The apps bridge is its own subpath for a host's page: of the core it takes util/ alone, so
   // that mounting a view loads nothing of the client.
-  { files: ["src/apps-bridge/**"], rules: zone(["apps-bridge/ imports util/ alone (its own subpath, DESIGN.md).", "../*", "!../util"]) },
+  { files: ["src/apps/bridge/**"], rules: zone(["apps/bridge/ imports util/ alone (its own subpath, DESIGN.md).", "../*.js", "../../*", "!../../util"]) },
   // Everything of src/ but the Node entry's folder and the terminal host names no Node global.
   { files: ["src/**"], ignores: ["src/node/**", "src/node.ts", "src/cli/**"], rules: { "no-restricted-globals": ["error", ...NODE_GLOBALS] } },
   // The Node entry: the web entry and src/node/; src/node/ uses the core below the facade.
@@ -140,7 +148,7 @@ export default tseslint.config(
   {
     files: ["src/cli/**"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["../*", "!../node.js", "!../apps-bridge", "../apps-bridge/*", "!../apps-bridge/proxy.js"], message: "The terminal host is built on the public API alone, as a Node host: import from ../node.js, or the public conduit-mcp/apps-bridge/proxy (DESIGN.md)." }] }],
+      "no-restricted-imports": ["error", { patterns: [{ group: ["../*", "!../node.js", "!../apps", "../apps/*", "!../apps/index.js", "!../apps/bridge", "../apps/bridge/*", "!../apps/bridge/proxy.js"], message: "The terminal host is built on the public API alone, as a Node host: import from ../node.js, or the public conduit-mcp/apps and conduit-mcp/apps-bridge/proxy (DESIGN.md)." }] }],
     },
   },
   {

@@ -59,18 +59,11 @@ export { LOGGING_LEVELS } from "./protocol/types/index.js";
 export type LogLevel = LoggingLevel;
 export { skillsOf, SKILLS_EXTENSION, type ServerSkills } from "./ext/skills.js";
 export { SkillError, type SkillFailure } from "./ext/skills-error.js";
-// MCP Apps
-export { APPS_EXTENSION, APP_MIME_TYPE, DEFAULT_VISIBILITY, appsToolMeta, visibleTo, type AppsToolMeta, type ToolAudience } from "./ext/apps-tool-meta.js";
-export { appsExtension, type AppsExtensionSettings } from "./ext/apps-extension.js";
+// MCP Apps: the extension and tools' visibility, which the catalog reads (the app's resource, its policy
+// and the session of a rendered view are on `conduit-mcp/apps`)
+export { APPS_EXTENSION, APP_MIME_TYPE, DEFAULT_VISIBILITY, appsToolMeta, visibleTo, type AppsToolMeta, type ToolAudience } from "./apps/apps-tool-meta.js";
+export { appsExtension, type AppsExtensionSettings } from "./apps/apps-extension.js";
 export type { LoadedSkill, RefusedSkill, SkillEntry, SkillFile, SkillFrontmatter, SkillListing, SkillResourceEntry, SkillsOptions } from "./ext/skills-types.js";
-// MCP Apps: an app's resource, its policy, permissions and fingerprint
-export { readAppResource, APP_RESOURCE_DEFAULTS, type AppResource, type ReadAppResourceOptions } from "./ext/app-resource.js";
-export { AppResourceError, type AppResourceFailure } from "./ext/app-resource-error.js";
-export { appUiMeta, APP_PERMISSIONS, type AppUiMeta, type AppCspDomains, type AppPermission, type AppPermissions, type DroppedField } from "./ext/app-meta.js";
-export { appCsp } from "./ext/app-csp.js";
-export { appAllow } from "./ext/app-permissions.js";
-export { appFingerprint, type AppFingerprintInput } from "./ext/app-fingerprint.js";
-export { appSource, type SourceVerdict } from "./ext/app-sources.js";
 // Browser OAuth
 export { webStorageStore, type WebStorage, type WebStorageStoreOptions } from "./stores/web-storage-store.js";
 export { indexedDbStore, type IndexedDbStore, type IndexedDbStoreOptions, type KeyPairStore } from "./stores/indexeddb-store.js";
@@ -78,9 +71,3 @@ export { browserPopup, isPopupBlocked, POPUP_BLOCKED, type BrowserPopupOptions, 
 export { browserRedirect, type BrowserRedirectOptions, type BrowserRedirectAuthorization } from "./auth/browser-redirect.js";
 export { completeAuthorization, type CompleteAuthorizationOptions, type CallbackOutcome } from "./auth/browser-callback.js";
 export type { PendingFlow, PendingFlowStore } from "./auth/pending-flow.js";
-// MCP Apps: the policy core of one rendered view
-export { AppSession } from "./ext/app-session.js";
-export type { AppSessionOptions, AppSessionState, AppSessionStats, AppRequest, AppLink, AppOrigin, AppServer, HostAnswer } from "./ext/app-session-types.js";
-export { DEFAULT_APP_LIMITS, type AppLimits, type AppLimitsOptions } from "./ext/app-limits.js";
-export { APP_PROTOCOL_VERSIONS, LATEST_APP_PROTOCOL_VERSION, type AppHostCapabilities, type AppHostContext, type AppInfo, type AppInitializeResult, type AppSandbox, type ContentModalities, type DisplayMode } from "./ext/app-protocol.js";
-export type { ChatMessage, ModelContext, ViewSize } from "./ext/app-requests.js";

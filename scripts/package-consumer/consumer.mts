@@ -6,6 +6,7 @@ import { inspect } from "node:util";
 import { Client, ClientError, InvalidArgumentError, type CallToolResult, type Handler, type ServerHandle, type Tool } from "conduit-mcp";
 import { toAnthropicToolResult, toOpenAIChatTools, type OpenAIChatTool } from "conduit-mcp/adapters";
 import { sandboxProxyPage } from "conduit-mcp/apps-bridge/proxy";
+import { appCsp, appUiMeta, type AppUiMeta } from "conduit-mcp/apps";
 
 const serverScript = process.argv[2];
 if (serverScript === undefined) throw new Error("usage: consumer.mjs <notes-server.mjs>");
@@ -73,6 +74,10 @@ try {
     notAnOrigin = error;
   }
   check(notAnOrigin instanceof InvalidArgumentError, `a host origin with a path was not refused: ${String(notAnOrigin)}`);
+
+  // An app's policy from conduit-mcp/apps: nothing declared is the restrictive default.
+  const ui: AppUiMeta = appUiMeta(undefined);
+  check(appCsp(ui).startsWith("default-src 'none'"), `an app's CSP without declarations is ${appCsp(ui)}`);
 
   await client.close();
   const late = await Promise.resolve().then(() => notes.callTool("word_count")).then(

@@ -6,8 +6,9 @@
  * opens a browser itself.
  */
 import { readFile } from "node:fs/promises";
-import { AppSession, appsToolMeta, readAppResource, type AppRequest, type CallToolResult, type ServerHandle, type Tool } from "../node.js";
-import { sandboxProxyPage } from "../apps-bridge/proxy.js";
+import { appsToolMeta, type CallToolResult, type ServerHandle, type Tool } from "../node.js";
+import { AppSession, readAppResource, type AppRequest } from "../apps/index.js";
+import { sandboxProxyPage } from "../apps/bridge/proxy.js";
 import { serveAppPages } from "./app-pages.js";
 import type { Asker } from "./asker.js";
 import { CliError, EXIT } from "./exit-codes.js";

@@ -30,7 +30,7 @@ export function memoryStore(): Store {
         values.set(key, { value, expires: expiry(options) });
         return Promise.resolve();
       } catch (error) {
-        return Promise.reject(error as Error);
+        return Promise.reject(error);
       }
     },
     delete: (key) => {
@@ -44,7 +44,7 @@ export function memoryStore(): Store {
         values.set(key, { value, expires });
         return Promise.resolve(true);
       } catch (error) {
-        return Promise.reject(error as Error);
+        return Promise.reject(error);
       }
     },
   };

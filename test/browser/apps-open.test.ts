@@ -179,5 +179,5 @@ describe("conduit call --open in Chromium", needs("chromium-headless-shell"), ()
     expect(await page.evaluate(() => document.querySelectorAll("iframe").length)).toBe(1);
     expect(await stop(opened)).toBe(0);
     opened = undefined;
-  });
+  }, 90_000); // 3 000 messages through a real browser and the CLI: slow on a loaded 2-core machine; the bound is a hang guard
 });

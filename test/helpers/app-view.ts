@@ -1,6 +1,7 @@
 // A stand-in for an MCP App view and its server, to drive an `AppSession` message by message:
 // what the session sent is recorded, and the view's side speaks the spec's JSON-RPC.
-import { AppSession, type AppServer, type AppSessionOptions, type CallToolResult, type ReadResourceResult, type Tool } from "../../src/index.js";
+import { type CallToolResult, type ReadResourceResult, type Tool } from "../../src/index.js";
+import { AppSession, type AppServer, type AppSessionOptions } from "../../src/apps/index.js";
 import { capturingLogger, type CapturingLogger } from "./logger.js";
 
 export const APP_ONLY: Tool = { name: "refresh", inputSchema: { type: "object" }, _meta: { ui: { resourceUri: "ui://demo/view.html", visibility: ["app"] } } };

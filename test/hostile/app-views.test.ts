@@ -5,7 +5,8 @@
 // the view may ask, every request is answered, and the host is never shown a refused link.
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
-import { AppSession, Client, type ServerHandle, type Tool } from "../../src/node.js";
+import { Client, type ServerHandle, type Tool } from "../../src/node.js";
+import { AppSession } from "../../src/apps/index.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { track } from "../helpers/cleanup.js";
 import { count, safetyRow } from "./safety.js";

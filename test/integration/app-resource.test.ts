@@ -5,7 +5,8 @@
 // `_meta.ui` dropped and reported through the client's logger.
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { AppResourceError, Client, readAppResource, type ReadAppResourceOptions, type ServerHandle } from "../../src/node.js";
+import { Client, type ServerHandle } from "../../src/node.js";
+import { AppResourceError, readAppResource, type ReadAppResourceOptions } from "../../src/apps/index.js";
 import { track } from "../helpers/cleanup.js";
 import { capturingLogger, throwingLogger, type CapturingLogger } from "../helpers/logger.js";
 

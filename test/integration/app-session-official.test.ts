@@ -4,7 +4,8 @@
 // ui://, and the end of the session cancels what the view left running at the server.
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
-import { AppSession, Client, type ServerHandle, type Tool } from "../../src/node.js";
+import { Client, type ServerHandle, type Tool } from "../../src/node.js";
+import { AppSession } from "../../src/apps/index.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { track } from "../helpers/cleanup.js";
 

@@ -88,14 +88,28 @@ describe("the web entry, bundled for a browser", () => {
     if (!existsSync(`${ROOT}dist/index.js`)) throw new Error("dist/index.js is missing: run `npm run build` (npm test does)");
   });
 
-  it("imports no Node module and names no Node global, from conduit-mcp, conduit-mcp/adapters and conduit-mcp/apps-bridge(/proxy)", async () => {
-    for (const entry of ["conduit-mcp", "conduit-mcp/adapters", "conduit-mcp/apps-bridge", "conduit-mcp/apps-bridge/proxy"]) {
+  it("imports no Node module and names no Node global, from conduit-mcp, conduit-mcp/adapters, conduit-mcp/apps and conduit-mcp/apps-bridge(/proxy)", async () => {
+    for (const entry of ["conduit-mcp", "conduit-mcp/adapters", "conduit-mcp/apps", "conduit-mcp/apps-bridge", "conduit-mcp/apps-bridge/proxy"]) {
       const bundled = await bundleForBrowser(entry);
       expect(bundled.nodeImports, entry).toEqual([]);
       expect(nodeGlobalsIn(bundled.text), entry).toEqual([]);
       // It is the whole library, not an empty module that passes for want of content.
       if (entry === "conduit-mcp") expect(bundled.text).toMatch(/export \{[^}]*\bClient\b/);
       if (entry === "conduit-mcp/apps-bridge") expect(bundled.text).toMatch(/export \{[^}]*\bmountApp\b/);
+      if (entry === "conduit-mcp/apps") expect(bundled.text).toMatch(/export \{[^}]*\bAppSession\b/);
+    }
+  });
+
+  it("loads nothing of rendering an app from the root entry, on the web or on Node: that is conduit-mcp/apps's", async () => {
+    // The root keeps what the catalog reads of a tool (its visibility); an app's resource, its
+    // policy and the session of a view come only with the subpath (issue 23: no import cost).
+    const apps = await bundleForBrowser("conduit-mcp/apps");
+    const sessionMarkers = ["var AppSession = class", "function readAppResource(", "function appCsp(", "ui/initialize"];
+    for (const marker of sessionMarkers) expect(apps.text, marker).toContain(marker);
+    for (const entry of ["conduit-mcp", "conduit-mcp/node"]) {
+      const root = await bundleForBrowser(entry);
+      expect(root.text, entry).toContain("function appsToolMeta");
+      for (const marker of sessionMarkers) expect(root.text, `${entry}: ${marker}`).not.toContain(marker);
     }
   });
 

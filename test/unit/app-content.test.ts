@@ -1,8 +1,8 @@
-// The HTML of an app out of a `resources/read` result (src/ext/app-content.ts): which item, its
+// The HTML of an app out of a `resources/read` result (src/apps/app-content.ts): which item, its
 // MIME type, its size measured before decoding, and strict decoding of text and blobs.
 import { describe, expect, it } from "vitest";
-import { appContent, isAppMimeType } from "../../src/ext/app-content.js";
-import { AppResourceError, type AppResourceFailure } from "../../src/ext/app-resource-error.js";
+import { appContent, isAppMimeType } from "../../src/apps/app-content.js";
+import { AppResourceError, type AppResourceFailure } from "../../src/apps/app-resource-error.js";
 import { ClientError } from "../../src/util/errors.js";
 import type { ReadResourceResult } from "../../src/protocol/types/index.js";
 

@@ -1,4 +1,4 @@
-// Property tests of an MCP App's policy (src/ext/app-csp.ts) and `allow` attribute: whatever a
+// Property tests of an MCP App's policy (src/apps/app-csp.ts) and `allow` attribute: whatever a
 // server puts in `_meta.ui`, the header keeps its fixed directives with `default-src 'none'`
 // first, holds no character that could start a directive or a second policy, names no keyword
 // but the fixed ones, and names no origin that was not declared, in that directive's list.
@@ -6,10 +6,10 @@
 // `FUZZ_SEED=<seed>` replays a failed run (fast-check prints the seed and the counterexample).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { appCsp } from "../../src/ext/app-csp.js";
-import { appUiMeta, type AppUiMeta } from "../../src/ext/app-meta.js";
-import { appAllow } from "../../src/ext/app-permissions.js";
-import { appSource } from "../../src/ext/app-sources.js";
+import { appCsp } from "../../src/apps/app-csp.js";
+import { appUiMeta, type AppUiMeta } from "../../src/apps/app-meta.js";
+import { appAllow } from "../../src/apps/app-permissions.js";
+import { appSource } from "../../src/apps/app-sources.js";
 
 const seed = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 fc.configureGlobal(seed === undefined ? {} : { seed });

@@ -1,10 +1,10 @@
-// The policy of an MCP App's frame (src/ext/app-csp.ts) against the spec's CSP section
+// The policy of an MCP App's frame (src/apps/app-csp.ts) against the spec's CSP section
 // (apps.mdx 2026-01-26: "Host Behavior", "Sandbox proxy" item 5, "Security Implications" 4.),
-// and the sanitiser of declared origins (src/ext/app-sources.ts), case by case.
+// and the sanitiser of declared origins (src/apps/app-sources.ts), case by case.
 import { describe, expect, it } from "vitest";
-import { appCsp } from "../../src/ext/app-csp.js";
-import { appUiMeta, type AppUiMeta } from "../../src/ext/app-meta.js";
-import { appSource, appSources, MAX_SOURCES_PER_LIST } from "../../src/ext/app-sources.js";
+import { appCsp } from "../../src/apps/app-csp.js";
+import { appUiMeta, type AppUiMeta } from "../../src/apps/app-meta.js";
+import { appSource, appSources, MAX_SOURCES_PER_LIST } from "../../src/apps/app-sources.js";
 
 /** The policy as a map of directive → sources, and the directives in order. */
 function parse(policy: string): { order: string[]; directives: Map<string, string[]> } {

@@ -3,9 +3,10 @@
 // And the session's limits: partial ones merge with the defaults, meaningless ones throw.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { measureJson } from "../../src/ext/app-json-bounds.js";
-import { DEFAULT_APP_LIMITS, InvalidArgumentError } from "../../src/index.js";
-import { resolveAppLimits } from "../../src/ext/app-limits.js";
+import { measureJson } from "../../src/apps/app-json-bounds.js";
+import { InvalidArgumentError } from "../../src/index.js";
+import { DEFAULT_APP_LIMITS } from "../../src/apps/index.js";
+import { resolveAppLimits } from "../../src/apps/app-limits.js";
 
 const bytesOf = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).length;
 

@@ -1,10 +1,10 @@
-// An app resource's `_meta.ui` checked field by field (src/ext/app-meta.ts), the `allow`
-// attribute from its permissions (src/ext/app-permissions.ts), and its fingerprint
-// (src/ext/app-fingerprint.ts): stable under what does not change meaning, sensitive to what does.
+// An app resource's `_meta.ui` checked field by field (src/apps/app-meta.ts), the `allow`
+// attribute from its permissions (src/apps/app-permissions.ts), and its fingerprint
+// (src/apps/app-fingerprint.ts): stable under what does not change meaning, sensitive to what does.
 import { describe, expect, it } from "vitest";
-import { appFingerprint } from "../../src/ext/app-fingerprint.js";
-import { appUiMeta, withFallback, type AppUiMeta, type DroppedField } from "../../src/ext/app-meta.js";
-import { appAllow } from "../../src/ext/app-permissions.js";
+import { appFingerprint } from "../../src/apps/app-fingerprint.js";
+import { appUiMeta, withFallback, type AppUiMeta, type DroppedField } from "../../src/apps/app-meta.js";
+import { appAllow } from "../../src/apps/app-permissions.js";
 
 function checked(ui: unknown): { meta: AppUiMeta; dropped: DroppedField[] } {
   const dropped: DroppedField[] = [];

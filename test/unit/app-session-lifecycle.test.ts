@@ -3,7 +3,8 @@
 // initialized, the tool's input before its result, ui/resource-teardown before the end and
 // waited for, and nothing after the end.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AppSession, InvalidArgumentError, LATEST_APP_PROTOCOL_VERSION } from "../../src/index.js";
+import { InvalidArgumentError } from "../../src/index.js";
+import { AppSession, LATEST_APP_PROTOCOL_VERSION } from "../../src/apps/index.js";
 import { BOTH, errorOf, fakeServer, harness } from "../helpers/app-view.js";
 
 afterEach(() => {

@@ -3,7 +3,8 @@
 // vetted as URL elicitation is; ui/message and ui/update-model-context bounded and rated; logs
 // sanitised into the host's logger; size changes checked; the host's slow answers bounded.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { RpcError, type AppLink, type AppRequest } from "../../src/index.js";
+import { RpcError } from "../../src/index.js";
+import { type AppLink, type AppRequest } from "../../src/apps/index.js";
 import { errorOf, fakeServer, harness } from "../helpers/app-view.js";
 
 afterEach(() => {

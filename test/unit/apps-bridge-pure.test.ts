@@ -1,9 +1,9 @@
 // The pure parts of the apps bridge: the size a view reports, the proxy page's configuration,
 // and the wire's names (the proxy's script repeats them in its own body: they must agree).
 import { describe, expect, it } from "vitest";
-import { MAX_SIDE_PX, reportedSize } from "../../src/apps-bridge/size.js";
-import { runSandboxProxy, sandboxProxyPage } from "../../src/apps-bridge/proxy.js";
-import { ALLOW_KEY, DEFAULT_INNER_SANDBOX, INNER_SANDBOX_TOKENS, POLICY_KEY, PROXY_READY, RESOURCE_READY, SANDBOX_PREFIX, methodOf } from "../../src/apps-bridge/wire.js";
+import { MAX_SIDE_PX, reportedSize } from "../../src/apps/bridge/size.js";
+import { runSandboxProxy, sandboxProxyPage } from "../../src/apps/bridge/proxy.js";
+import { ALLOW_KEY, DEFAULT_INNER_SANDBOX, INNER_SANDBOX_TOKENS, POLICY_KEY, PROXY_READY, RESOURCE_READY, SANDBOX_PREFIX, methodOf } from "../../src/apps/bridge/wire.js";
 import { InvalidArgumentError } from "../../src/util/errors.js";
 
 describe("reportedSize (ui/notifications/size-changed)", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { appsToolMeta, visibleTo } from "../../src/ext/apps-tool-meta.js";
+import { appsToolMeta, visibleTo } from "../../src/apps/apps-tool-meta.js";
 
 describe("appsToolMeta", () => {
   it("defaults to both audiences and no view", () => {

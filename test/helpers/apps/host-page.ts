@@ -1,7 +1,7 @@
 // The host page's script in the bridge's browser tests: `appsHost.mount(...)` mounts a view with
 // `mountApp` (the built package, aliased in by the bundler: see origins.ts) and the stand-in
 // session, and keeps what happened for the test to read with `page.evaluate`.
-import { mountApp, type MountableResource, type MountedApp } from "../../../src/apps-bridge/index.js";
+import { mountApp, type MountableResource, type MountedApp } from "../../../src/apps/bridge/index.js";
 import { standInSession, type SessionEvent, type SessionHandle } from "./session-stand-in.js";
 
 /** Every message the host's window got, as the first listener saw it (before the bridge's). */

@@ -12,9 +12,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { newest } from "../chromium.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-const DIST_BRIDGE = join(ROOT, "dist/apps-bridge/index.js");
+const DIST_BRIDGE = join(ROOT, "dist/apps/bridge/index.js");
 
-type Bridge = typeof import("../../../src/apps-bridge/index.js");
+type Bridge = typeof import("../../../src/apps/bridge/index.js");
 
 export interface ServedFile {
   body: string;
@@ -42,11 +42,11 @@ export interface AppsOrigins {
 
 /** Refuses a dist/ older than the bridge's sources: the test would test yesterday's build. */
 function checkBuilt(): void {
-  if (!existsSync(DIST_BRIDGE)) throw new Error("dist/apps-bridge/index.js is missing: run `npm run build` before the browser tests");
+  if (!existsSync(DIST_BRIDGE)) throw new Error("dist/apps/bridge/index.js is missing: run `npm run build` before the browser tests");
   const dist = statSync(DIST_BRIDGE).mtimeMs;
-  for (const dir of ["src/apps-bridge", "src/util"]) {
+  for (const dir of ["src/apps/bridge", "src/util"]) {
     const source = newest(join(ROOT, dir));
-    if (source.mtimeMs > dist) throw new Error(`dist/apps-bridge is older than ${source.path.slice(ROOT.length)}: run \`npm run build\``);
+    if (source.mtimeMs > dist) throw new Error(`dist/apps/bridge is older than ${source.path.slice(ROOT.length)}: run \`npm run build\``);
   }
 }
 

@@ -4,7 +4,7 @@
 // `tool-input` after `initialized`, answers `ping`, and on teardown asks the view
 // `ui/resource-teardown` and waits for the answer. It judges nothing: every message is recorded,
 // in order, for the test to read. Runs in the host page (browser code, no Node).
-import type { AppPort, AppPortConnector } from "../../../src/apps-bridge/index.js";
+import type { AppPort, AppPortConnector } from "../../../src/apps/bridge/index.js";
 
 /** One line of what the session saw or did, in order. */
 export type SessionEvent =

@@ -9,11 +9,11 @@
  * sandbox's) before anything reads it; the proxy's own methods (`ui/notifications/sandbox-*`)
  * go no further than here, either way.
  */
-import { knownKeys, positiveNumber } from "../util/arguments.js";
-import { ClientError, InvalidArgumentError } from "../util/errors.js";
-import { callHost, guardLogger, stderrLogger, type Logger } from "../util/logger.js";
-import { Occurrences, soFar } from "../util/sparse-log.js";
-import { delay } from "../util/time.js";
+import { knownKeys, positiveNumber } from "../../util/arguments.js";
+import { ClientError, InvalidArgumentError } from "../../util/errors.js";
+import { callHost, guardLogger, stderrLogger, type Logger } from "../../util/logger.js";
+import { Occurrences, soFar } from "../../util/sparse-log.js";
+import { delay } from "../../util/time.js";
 import type { AppPort, AppPortConnector } from "./port.js";
 import { AUTO_SIZES, applySize, reportedSize, type AppSize, type AutoSize } from "./size.js";
 import { ALLOW_KEY, DEFAULT_INNER_SANDBOX, INNER_SANDBOX_TOKENS, OUTER_SANDBOX, POLICY_KEY, PROXY_READY, RESOURCE_READY, SANDBOX_PREFIX, SIZE_CHANGED, methodOf } from "./wire.js";

@@ -17,7 +17,7 @@
  * - serve it from an origin that is not the host's (the proxy refuses to run on the host's).
  */
 
-import { InvalidArgumentError } from "../util/errors.js";
+import { InvalidArgumentError } from "../../util/errors.js";
 
 /** What the proxy page is told about its host. */
 export interface SandboxProxyConfig {
