@@ -49,11 +49,28 @@ export class EraMemory {
 
 /** What identifies a target across connects, without its secrets (see above). */
 export function targetKey(target: ServerTarget): string {
+  if (!("command" in target) && !("url" in target)) return channelKey(target.transport);
   if ("command" in target) {
     const args: unknown = target.args;
     return digest(JSON.stringify(["stdio", String(target.command), Array.isArray(args) ? (args as unknown[]).map(String) : [], String(target.cwd ?? "")]));
   }
   return digest(JSON.stringify(["http", serverUrl(String(target.url))]));
+}
+
+/**
+ * A host's own transport names nothing outside this process: it is known by the object (or the
+ * function that makes it), under a random key, so that no verdict of it can meet another's,
+ * in this process or in a store shared with others.
+ */
+const channelKeys = new WeakMap<object, string>();
+function channelKey(transport: object): string {
+  let key = channelKeys.get(transport);
+  if (key === undefined) {
+    const random = crypto.getRandomValues(new Uint8Array(16));
+    key = digest(JSON.stringify(["channel", Array.from(random).join(".")]));
+    channelKeys.set(transport, key);
+  }
+  return key;
 }
 
 /** A URL's origin and path: what names the server, not how it was reached (`?token=`). */

@@ -7,6 +7,7 @@ import { OAuthAuthorizer } from "./auth/oauth.js";
 import { AUTH_OPTION_KEYS, type AuthOptions } from "./auth/options.js";
 import { CONNECT_DEFAULTS, type ConnectOptions } from "./options.js";
 import { runtime } from "./platform.js";
+import { ChannelTransport, type ChannelTarget, type HostTransport } from "./transport/channel.js";
 import type { HttpBackend } from "./transport/http-exchange.js";
 import { HTTP_TARGET_KEYS, HttpTransport, type HttpTarget } from "./transport/http.js";
 import { STDIO_TARGET_KEYS, type StdioTarget } from "./transport/stdio-target.js";
@@ -21,11 +22,17 @@ export interface RemoteTarget extends HttpTarget {
   auth?: AuthOptions | undefined;
 }
 
-export type ServerTarget = StdioTarget | RemoteTarget;
+export type ServerTarget = StdioTarget | RemoteTarget | ChannelTarget;
 
 /** The keys each kind of target may have, for those who check targets before any connect. */
 export { STDIO_TARGET_KEYS };
 export const REMOTE_TARGET_KEYS: ReadonlySet<string> = new Set([...HTTP_TARGET_KEYS, "auth"]);
+export const CHANNEL_TARGET_KEYS: ReadonlySet<string> = new Set(["transport"]);
+
+/** A target that is a host's own transport (`{ transport }` with no `url`: an HTTP target's `transport` is a word). */
+export function isChannelTarget(target: ServerTarget): target is ChannelTarget {
+  return !("command" in target) && !("url" in target) && "transport" in target;
+}
 
 /** What the transports of one server's connections share (a restart makes a new transport). */
 export interface SharedAcrossConnections {
@@ -49,7 +56,15 @@ export function checkTarget(target: unknown): asserts target is ServerTarget {
     if (given.inheritEnv !== undefined && typeof given.inheritEnv !== "boolean") throw new InvalidArgumentError("a stdio target's `inheritEnv` must be a boolean");
     return;
   }
-  if (!("url" in given)) throw new InvalidArgumentError("a server target needs either `command` (stdio) or `url` (Streamable HTTP)");
+  if (!("url" in given) && "transport" in given) {
+    knownKeys("a target of a host's transport", given, CHANNEL_TARGET_KEYS);
+    const transport = given.transport;
+    if (typeof transport === "function") return;
+    if (typeof transport !== "object" || transport === null) throw new InvalidArgumentError("a target's `transport` must be a transport (start, send and close) or a function that makes one");
+    checkHostTransport(transport);
+    return;
+  }
+  if (!("url" in given)) throw new InvalidArgumentError("a server target needs `command` (stdio), `url` (Streamable HTTP) or `transport` (a transport of the host's own)");
   knownKeys("an HTTP target", given, REMOTE_TARGET_KEYS);
   const url = typeof given.url === "string" || given.url instanceof URL ? String(given.url) : "";
   const protocol = URL.canParse(url) ? new URL(url).protocol : "";
@@ -63,6 +78,17 @@ export function checkTarget(target: unknown): asserts target is ServerTarget {
   if (given.auth !== undefined) checkAuthOptions(given.auth as AuthOptions);
 }
 
+/** The members the core calls are functions; the optional ones are functions when given. */
+function checkHostTransport(transport: object): asserts transport is HostTransport {
+  const members = transport as Record<string, unknown>;
+  for (const name of ["start", "send", "close"]) {
+    if (typeof members[name] !== "function") throw new InvalidArgumentError(`a host's transport needs a \`${name}\` method`);
+  }
+  for (const name of ["destroy", "abandon", "configure", "describe"]) {
+    if (members[name] !== undefined && typeof members[name] !== "function") throw new InvalidArgumentError(`a host's transport's \`${name}\` must be a method when given`);
+  }
+}
+
 function stringMap(what: string, value: unknown): void {
   if (value === undefined) return;
   if (typeof value !== "object" || value === null || Array.isArray(value) || !Object.values(value).every((item) => typeof item === "string")) {
@@ -73,6 +99,18 @@ function stringMap(what: string, value: unknown): void {
 export function createTransport(target: ServerTarget, options: ConnectOptions, logger: Logger, backend: HttpBackend, clientName: string, shared: SharedAcrossConnections = {}): Transport {
   checkTarget(target);
   const maxMessageBytes = options.maxMessageBytes ?? CONNECT_DEFAULTS.maxMessageBytes;
+  if (isChannelTarget(target)) {
+    const given = target.transport;
+    let made: unknown;
+    try {
+      made = typeof given === "function" ? given() : given;
+    } catch (error) {
+      throw new ClientError("transport", `the function that makes a host's transport threw: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    if (typeof made !== "object" || made === null) throw new InvalidArgumentError("the function given as a target's `transport` must return a transport");
+    checkHostTransport(made);
+    return new ChannelTransport(made, maxMessageBytes);
+  }
   if ("command" in target) {
     const stdio = runtime().stdio;
     // A browser or a Worker cannot start a process; the Node entry (Node, Bun, Deno) can.

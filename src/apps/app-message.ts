@@ -1,11 +1,11 @@
 /**
  * What one message from a view is: a request, a notification, a response, or nothing valid
  * (with the id to refuse it under, when one can be read). The bounds come first, so that the
- * reading of a message is never more work than the bound allows (`app-json-bounds.ts`).
+ * reading of a message is never more work than the bound allows (`util/json-measure.ts`).
  */
 import { isObject, isRequestId, type RequestId } from "../util/json.js";
 import { ErrorCode } from "../util/errors.js";
-import { measureJson } from "./app-json-bounds.js";
+import { measureJson } from "../util/json-measure.js";
 
 export type ViewMessage =
   | { kind: "request"; id: RequestId; method: string; params: Record<string, unknown> }

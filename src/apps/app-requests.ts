@@ -20,7 +20,7 @@ import { isObject } from "../util/json.js";
 import { sanitize } from "../util/sanitize.js";
 import { quote } from "../util/text.js";
 import { vetUrl, type VettedUrl } from "../shared-checks.js";
-import { measureJson } from "./app-json-bounds.js";
+import { measureJson } from "../util/json-measure.js";
 import { DISPLAY_MODES, type AppInfo, type ContentModalities, type DisplayMode } from "./app-protocol.js";
 import type { AppLimits } from "./app-limits.js";
 

@@ -17,6 +17,8 @@ export function listServers(configured: Configured, out: Output, env: NodeJS.Pro
     .map(([, value]) => value!);
   const shownTarget = (target: ServerTarget): string => {
     if ("command" in target) return redactCommandLine(target.command, target.args ?? [], [...Object.values(target.env ?? {}), ...hostSecrets]);
+    // A config file names commands and URLs; a host's own transport is only ever given in code.
+    if (!("url" in target)) return "(a host's transport)";
     return redactCommandLine(redactUrl(target.url), [], hostSecrets);
   };
   if (out.json) {

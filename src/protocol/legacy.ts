@@ -13,7 +13,7 @@ import type { InboundRequest } from "../rpc/inbound-request.js";
 import type { PendingCall, RelatedCall } from "../rpc/pending-call.js";
 import type { RpcPeer } from "../rpc/peer.js";
 import { Occurrences } from "../util/sparse-log.js";
-import type { EraPolicy } from "../transport/transport.js";
+import type { EraPolicy, TransportKind } from "../transport/transport.js";
 import { clientCapabilities, since, type InputFeatures, type LegacyVersion } from "./versions.js";
 import type { ConnectionHooks, EraCodec, Negotiated } from "./era-codec.js";
 import { initialize } from "./initialize.js";
@@ -27,7 +27,7 @@ import { excerpt } from "../util/text.js";
 export interface LegacySettings {
   serverId: string;
   logger: Logger;
-  transport: "stdio" | "http" | "sse";
+  transport: TransportKind;
   clientInfo: Implementation;
   features: InputFeatures;
   /** Bound on a session renewal's handshake. */
@@ -57,7 +57,8 @@ export class LegacyCodec implements EraCodec {
   ) {
     this.negotiated = negotiated;
     this.version = negotiated.protocolVersion;
-    this.answersInvalid = settings.transport === "stdio";
+    // One ordered stream (a pipe, a host's channel): an invalid message is answered there.
+    this.answersInvalid = settings.transport === "stdio" || settings.transport === "channel";
     this.acceptsBatches = this.version === "2025-03-26";
     this.tasks = new LegacyTasks(peer, this.version, negotiated.serverCapabilities, settings.serverId, settings.logger);
     this.policy = {

@@ -16,7 +16,7 @@ import type { InboundRequest } from "../rpc/inbound-request.js";
 import type { PendingCall } from "../rpc/pending-call.js";
 import type { RpcPeer } from "../rpc/peer.js";
 import { Occurrences, logDroppedEntry, worthLogging } from "../util/sparse-log.js";
-import type { EraPolicy } from "../transport/transport.js";
+import type { EraPolicy, TransportKind } from "../transport/transport.js";
 import { clientCapabilities, type InputFeatures, type ModernVersion } from "./versions.js";
 import type { ConnectionHooks, EraCodec, Negotiated } from "./era-codec.js";
 import { modernHeaders, Envelope } from "./envelope.js";
@@ -32,7 +32,7 @@ import { excerpt } from "../util/text.js";
 export interface ModernSettings {
   serverId: string;
   logger: Logger;
-  transport: "stdio" | "http" | "sse";
+  transport: TransportKind;
   clientInfo: Implementation;
   features: InputFeatures;
   maxInputRounds: number;

@@ -13,6 +13,7 @@
  * The HTTP+SSE transport is older than the modern era: over it, `initialize` at once.
  * A pin speaks exactly that version or fails with an error naming what each side supports.
  */
+import type { TransportKind } from "../transport/transport.js";
 import { expectArray, expectObject, field, protocolError } from "../util/assert.js";
 import { ClientError, ErrorCode } from "../util/errors.js";
 import { isObject } from "../util/json.js";
@@ -37,7 +38,7 @@ import { isCorsRefusal } from "../transport/fetch-errors.js";
 
 export interface NegotiationSettings {
   peer: RpcPeer;
-  transport: "stdio" | "http" | "sse";
+  transport: TransportKind;
   clientInfo: Implementation;
   features: InputFeatures;
   pin: ProtocolVersion | undefined;
@@ -63,7 +64,7 @@ export async function negotiate(settings: NegotiationSettings): Promise<Negotiat
   if (pin !== undefined && isModernVersion(pin)) {
     // Pinned, there is nothing to fall back to: over HTTP a slow answer is waited for as long as
     // connecting may take (stdio's silence still means a legacy server).
-    const probe = await discover(settings, [pin], [pin], settings.transport === "stdio" ? settings.probeTimeout : settings.connectTimeout);
+    const probe = await discover(settings, [pin], [pin], settings.transport === "stdio" || settings.transport === "channel" ? settings.probeTimeout : settings.connectTimeout);
     if (probe.kind === "modern") return probe.negotiated;
     const supported = probe.supported ?? (await legacyVersionOf(settings));
     throw versionMismatch(`this connection is pinned to ${pin}, but the server did not answer as a modern server would (${probe.why})`, supported, [pin]);
@@ -158,7 +159,7 @@ function sendDiscover(settings: NegotiationSettings, version: ModernVersion, tim
 
 type ProbeFailure = Probe | { kind: "retry"; supported: string[] };
 
-function judgeProbeFailure(error: unknown, transport: "stdio" | "http" | "sse"): ProbeFailure {
+function judgeProbeFailure(error: unknown, transport: TransportKind): ProbeFailure {
   if (!(error instanceof ClientError)) throw error;
   if (error.kind === "rpc") {
     if (error.code === ErrorCode.UnsupportedProtocolVersion) {

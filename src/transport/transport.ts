@@ -64,9 +64,14 @@ export interface EraPolicy {
   readonly renewSession?: (() => Promise<void>) | undefined;
 }
 
+/**
+ * `"sse"`: HTTP+SSE, one stream that carries every reply (like stdio's one pipe); `"channel"`: a
+ * host's own transport, one ordered stream as stdio is.
+ */
+export type TransportKind = "stdio" | "http" | "sse" | "channel";
+
 export interface Transport {
-  /** `"sse"`: HTTP+SSE, one stream that carries every reply (like stdio's one pipe). */
-  readonly kind: "stdio" | "http" | "sse";
+  readonly kind: TransportKind;
   /** The server's origin (`https://host:port`) when the transport knows it. */
   readonly origin: string | undefined;
   /** Starts; `signal` ends a start that waits on the server (the HTTP+SSE stream's endpoint). */

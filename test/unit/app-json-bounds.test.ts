@@ -3,7 +3,7 @@
 // And the session's limits: partial ones merge with the defaults, meaningless ones throw.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { measureJson } from "../../src/apps/app-json-bounds.js";
+import { measureJson } from "../../src/util/json-measure.js";
 import { InvalidArgumentError } from "../../src/index.js";
 import { DEFAULT_APP_LIMITS } from "../../src/apps/index.js";
 import { resolveAppLimits } from "../../src/apps/app-limits.js";

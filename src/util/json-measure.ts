@@ -1,10 +1,10 @@
 /**
- * Is a value from a view a JSON value within bounds, and how many bytes is its JSON? A view's
- * message arrives as a structured clone, not text: it may hold what JSON has no form for (a Map,
- * a Date, a typed array, a cycle), and serialising it to measure it would cost what the bound
- * is there to spare. So the value is walked once, counting the UTF-8 bytes `JSON.stringify`
- * would write, and the walk stops as soon as a bound is crossed: the cost of a refusal is the
- * bound, never the size of what was sent.
+ * Is a value that did not arrive as text (a view's `postMessage`, a host's own transport handing
+ * over objects) a JSON value within bounds, and how many bytes is its JSON? Such a value may hold
+ * what JSON has no form for (a Map, a Date, a typed array, a cycle), and serialising it to
+ * measure it would cost what the bound is there to spare. So the value is walked once, counting
+ * the UTF-8 bytes `JSON.stringify` would write, and the walk stops as soon as a bound is crossed:
+ * the cost of a refusal is the bound, never the size of what was sent.
  */
 
 export type JsonMeasure =
