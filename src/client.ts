@@ -25,7 +25,8 @@ import { EraMemory, targetKey } from "./era-memory.js";
 import { ServerHandle } from "./server.js";
 import { loadServerConfig, type ConfiguredServer } from "./host/config.js";
 import { connectAll, type ConnectAllOptions, type ConnectAllResult } from "./host/connect-all.js";
-import { Catalog, type CatalogCallOptions, type CatalogOptions, type CatalogPrompt, type CatalogResource, type CatalogTool, type ToolsOptions } from "./host/catalog.js";
+import { Catalog, type CatalogCallOptions, type CatalogOptions, type CatalogPrompt, type CatalogResource, type CatalogTool, type ToolSearchOptions, type ToolsOptions } from "./host/catalog.js";
+import type { ToolSearchHit } from "./host/tool-search.js";
 import type { CallToolResult } from "./protocol/types/index.js";
 import { runtime } from "./platform.js";
 import { fetchBackend } from "./transport/http-exchange.js";
@@ -108,6 +109,15 @@ export class Client {
    */
   tools(options?: ToolsOptions): Promise<CatalogTool[]> {
     return this.catalog.tools(options);
+  }
+
+  /**
+   * The catalog's tools that best match `query`, best first (`limit`, default 10): a ranked
+   * search (BM25) over names, titles, descriptions and parameters, deterministic, for catalogs
+   * too big to hand a model whole. The view is the model's unless `audience` says otherwise.
+   */
+  searchTools(query: string, options?: ToolSearchOptions): Promise<ToolSearchHit[]> {
+    return this.catalog.searchTools(query, options);
   }
 
   /** Every ready server's resources, each with its `serverId`. */

@@ -32,6 +32,7 @@ import type { ListenFilter, Subscription } from "../protocol/subscriptions.js";
 import type { CallToolResult, Prompt, Resource, Tool } from "../protocol/types/index.js";
 import { DEFAULT_VISIBILITY, appsToolMeta, type ToolAudience } from "../index.js";
 import { ToolNames } from "./tool-names.js";
+import { indexPart, rank, searchArguments, type PartIndex, type ToolSearchHit } from "./tool-search.js";
 import { ToolVisibilityError, checkCaller, checkView, type ToolView } from "./tool-visibility.js";
 
 export type CatalogTool = Tool & {
@@ -66,6 +67,11 @@ export interface ToolsOptions extends CatalogOptions {
    * its `visibility` (a host that renders apps reads their views here).
    */
   audience?: ToolView | undefined;
+}
+
+export interface ToolSearchOptions extends ToolsOptions {
+  /** How many tools at most (default 10, at most 1 000). */
+  limit?: number | undefined;
 }
 
 /** Options of `client.callTool`: a call's, and who makes it. */
@@ -139,6 +145,7 @@ const CHANGED: Readonly<Record<string, Kind>> = {
 };
 
 const TOOLS_KEYS: ReadonlySet<string> = new Set(["refresh", "audience"]);
+const SEARCH_KEYS: ReadonlySet<string> = new Set(["refresh", "audience", "limit"]);
 
 /** A server's cache hint is kept at most a day: a list is not trusted for ever on its word. */
 const MAX_TTL_MS = 24 * 60 * 60 * 1000;
@@ -215,6 +222,31 @@ export class Catalog {
       built.views[view] = tools;
     }
     return tools.slice();
+  }
+
+  /**
+   * The tools that best match `query` (BM25 over names, titles, descriptions and parameters), of
+   * the view `audience` gives (the model's by default), best first.
+   */
+  async searchTools(query: string, options: ToolSearchOptions = {}): Promise<ToolSearchHit[]> {
+    if (typeof options !== "object" || options === null) throw new InvalidArgumentError("the tool search options must be an object");
+    knownKeys("the tool search options", options, SEARCH_KEYS);
+    const { terms, folded, limit } = searchArguments(query, options.limit);
+    const view = checkView(options.audience);
+    // The same gathering `tools()` makes: lists cached, a lazy server connected, hints kept.
+    await this.tools({ audience: view, refresh: options.refresh });
+    const built = this.built;
+    if (built === undefined) return [];
+    const of = view === "all" ? "tools" : view;
+    return rank(built.parts.map((part) => this.indexOf(part[of])), terms, folded, limit);
+  }
+
+  /** One server's index, kept while its part of the catalog is the same array. */
+  private readonly indexes = new WeakMap<readonly CatalogTool[], PartIndex>();
+  private indexOf(tools: readonly CatalogTool[]): PartIndex {
+    let index = this.indexes.get(tools);
+    if (index === undefined) this.indexes.set(tools, (index = indexPart(tools)));
+    return index;
   }
 
   private build(lists: Listing[]): Built {
