@@ -75,6 +75,15 @@ export function checkTarget(target: unknown): asserts target is ServerTarget {
   if (given.credentials !== undefined && given.credentials !== "omit" && given.credentials !== "same-origin" && given.credentials !== "include") {
     throw new InvalidArgumentError('an HTTP target\'s `credentials` is "omit", "same-origin" or "include"');
   }
+  if (given.proxy !== undefined && given.proxy !== false && (typeof given.proxy !== "string" || !/^https?:\/\/[^/]/i.test(given.proxy) || !URL.canParse(given.proxy))) {
+    // The value may hold credentials: the message never quotes it.
+    throw new InvalidArgumentError("an HTTP target's `proxy` must be an http: or https: URL, or false");
+  }
+  const ca = given.ca;
+  if (ca !== undefined && typeof ca !== "string" && !(Array.isArray(ca) && (ca as unknown[]).every((pem) => typeof pem === "string"))) {
+    throw new InvalidArgumentError("an HTTP target's `ca` must be PEM text or an array of them");
+  }
+  if (given.socketPath !== undefined && (typeof given.socketPath !== "string" || given.socketPath === "")) throw new InvalidArgumentError("an HTTP target's `socketPath` must be a non-empty path");
   if (given.auth !== undefined) checkAuthOptions(given.auth as AuthOptions);
 }
 

@@ -81,12 +81,21 @@ export function indexPart(tools: readonly CatalogTool[]): PartIndex {
   const lengths = new Float32Array(tools.length);
   const names: string[] = [];
   let totalLength = 0;
+  // Parameter names and short titles repeat across a server's tools (`owner`, `repo`, `path`):
+  // each is split once per build.
+  const short = new Map<string, string[]>();
+  const wordsOf = (text: string): string[] => {
+    if (text.length > 64) return words(text);
+    let split = short.get(text);
+    if (split === undefined) short.set(text, (split = words(text)));
+    return split;
+  };
   tools.forEach((tool, doc) => {
     const bag = new Map<string, number>();
     let length = 0;
     const add = (text: unknown, weight: number): void => {
       if (typeof text !== "string" || text === "") return;
-      for (const word of words(text)) {
+      for (const word of wordsOf(text)) {
         bag.set(word, (bag.get(word) ?? 0) + weight);
         length += weight;
       }

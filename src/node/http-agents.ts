@@ -5,7 +5,9 @@
  */
 import type http from "node:http";
 import type https from "node:https";
-import { CancelledExchange, type Exchange, type ExchangeRequest, type ExchangeResponse, type HttpBackend, type Ticket } from "../transport/http-exchange.js";
+import type { Socket } from "node:net";
+import { CancelledExchange, type Exchange, type ExchangeRequest, type ExchangeResponse, type HttpBackend, type NetworkRoute, type Ticket } from "../transport/http-exchange.js";
+import { ProxyError, parseProxy, proxyFromEnvironment, routeKey, tunnel, type ProxyEnvironment } from "./http-route.js";
 
 type HttpModule = typeof http | typeof https;
 
@@ -30,9 +32,27 @@ interface Loaded {
  */
 const AGENT_OPTIONS = { keepAlive: true, maxFreeSockets: Infinity };
 
+/** How long a proxy may take to open a tunnel. */
+const TUNNEL_TIMEOUT_MS = 30_000;
+
 export class HttpAgents implements HttpBackend {
   private http: Loaded | undefined;
   private https: Loaded | undefined;
+  /** The agents of the other ways to a server (a proxy, a socket, more CAs), one per way. */
+  private readonly routes = new Map<string, Promise<Loaded>>();
+  /** With a proxy in the environment, the way of each URL the default exchange met (a URL is reused per session). */
+  private readonly viaEnvironment: WeakMap<URL, Promise<Loaded>> | undefined;
+
+  /** `env`: the proxy variables, read once (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, either case). */
+  private readonly env: ProxyEnvironment;
+
+  constructor(env: ProxyEnvironment = {}) {
+    // A copy: what the variables said when the client was made holds for its life.
+    const names = ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "no_proxy", "NO_PROXY"];
+    this.env = Object.fromEntries(names.filter((name) => env[name] !== undefined).map((name) => [name, env[name]]));
+    const proxied = names.slice(0, 4).some((name) => (this.env[name] ?? "") !== "");
+    this.viaEnvironment = proxied ? new WeakMap() : undefined;
+  }
 
   cached(secure: boolean): Loaded | undefined {
     return secure ? this.https : this.http;
@@ -48,6 +68,7 @@ export class HttpAgents implements HttpBackend {
   /** The exchange over these agents: one object, shared by all the client's connections. */
   readonly exchange: Exchange = {
     send: (request) => {
+      if (this.viaEnvironment !== undefined) return this.sendRouted(request, {}, this.viaEnvironment);
       const secure = request.url.protocol === "https:";
       const entry = this.cached(secure);
       // Once loaded, no await is added per request (an async wrapper costs a promise and a tick).
@@ -56,10 +77,89 @@ export class HttpAgents implements HttpBackend {
     },
   };
 
+  /** The exchange of a target that names its way: a proxy (or none), a socket, more CAs. */
+  routed(route: NetworkRoute): Exchange {
+    const ways = new WeakMap<URL, Promise<Loaded>>();
+    return { send: (request) => this.sendRouted(request, route, ways) };
+  }
+
+  private sendRouted(request: ExchangeRequest, route: NetworkRoute, ways: WeakMap<URL, Promise<Loaded>>): Promise<ExchangeResponse> {
+    let way = ways.get(request.url);
+    if (way === undefined) {
+      way = this.wayTo(request.url, route);
+      ways.set(request.url, way);
+      // A way that could not be made (a bad proxy URL) is tried afresh by the next request.
+      way.catch(() => ways.delete(request.url));
+    }
+    return way.then((loaded) => nodeSend(request, loaded.module, loaded.agent));
+  }
+
+  private wayTo(url: URL, route: NetworkRoute): Promise<Loaded> {
+    const given = route.proxy === false ? undefined : (route.proxy ?? proxyFromEnvironment(url, this.env));
+    const proxy = given === undefined ? undefined : parseProxy(given);
+    if (given !== undefined && proxy === undefined) return Promise.reject(new ProxyError("the proxy is not an http: or https: URL with a host"));
+    const secure = url.protocol === "https:";
+    if (proxy === undefined && route.socketPath === undefined && route.ca === undefined) return this.load(secure);
+    const key = `${secure ? "s" : ""}${routeKey(proxy, route)}`;
+    let made = this.routes.get(key);
+    if (made === undefined) {
+      made = routeAgent(secure, proxy, route);
+      this.routes.set(key, made);
+      made.catch(() => this.routes.delete(key));
+    }
+    return made;
+  }
+
   /** Closes every pooled socket; the client does this when it closes. */
   destroy(): void {
     this.http?.agent.destroy();
     this.https?.agent.destroy();
+    for (const made of this.routes.values()) void made.then((loaded) => loaded.agent.destroy(), () => undefined);
+    this.routes.clear();
+  }
+}
+
+type Connected = (error: Error | null, socket?: Socket) => void;
+
+/** A keep-alive agent whose sockets go `proxy`'s tunnel, or to `socketPath`, trusting `ca` too. */
+async function routeAgent(secure: boolean, proxy: URL | undefined, route: NetworkRoute): Promise<Loaded> {
+  const module: HttpModule = secure ? (await import("node:https")).default : (await import("node:http")).default;
+  const tls = secure ? await import("node:tls") : undefined;
+  const ca = route.ca === undefined || tls === undefined ? undefined : [...tls.rootCertificates, ...(await extraCertificates()), ...route.ca];
+  const agent = new module.Agent({ ...AGENT_OPTIONS, ...(ca === undefined ? {} : { ca }) });
+  if (proxy === undefined && route.socketPath === undefined) return { module, agent };
+  const net = await import("node:net");
+  const socketPath = route.socketPath;
+  const open = (options: { host?: string; port?: number | string }): Promise<Socket> =>
+    proxy !== undefined
+      ? tunnel(proxy, { host: options.host ?? "localhost", port: Number(options.port ?? (secure ? 443 : 80)) }, { timeoutMs: TUNNEL_TIMEOUT_MS })
+      : Promise.resolve(net.createConnection({ path: socketPath! }));
+  // Node's agent takes a socket made later through this callback (`createConnection(options, cb)`).
+  (agent as unknown as { createConnection: (options: Record<string, unknown>, done: Connected) => undefined }).createConnection = (options, done) => {
+    open(options as { host?: string; port?: number }).then(
+      (socket) => {
+        if (tls === undefined) return done(null, socket);
+        // TLS to the server inside the tunnel (or over the socket), with the agent's options: its name and CAs.
+        const name = typeof options.servername === "string" ? options.servername : typeof options.host === "string" ? options.host : "localhost";
+        const secured = tls.connect({ ...(options as object), socket, servername: name });
+        done(null, secured);
+      },
+      (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+    );
+    return undefined;
+  };
+  return { module, agent };
+}
+
+/** `NODE_EXTRA_CA_CERTS`, which Node adds to its defaults, and which a given `ca` would otherwise replace. */
+async function extraCertificates(): Promise<string[]> {
+  const file = process.env.NODE_EXTRA_CA_CERTS;
+  if (file === undefined || file === "") return [];
+  try {
+    return [await (await import("node:fs/promises")).readFile(file, "utf8")];
+  } catch {
+    // Node warned about it at start-up already.
+    return [];
   }
 }
 

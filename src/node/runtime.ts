@@ -14,7 +14,8 @@ import { StdioTransport } from "./stdio.js";
 export function installNodeRuntime(): void {
   installRuntime({
     stdio: (target, options) => new StdioTransport(target, options),
-    httpBackend: () => new HttpAgents(),
+    // The proxy variables as they are when the client is made (`HTTPS_PROXY`, `NO_PROXY`, …).
+    httpBackend: () => new HttpAgents(process.env),
   });
   installLowRuntime({
     unboundListeners: (signal) => setMaxListeners(0, signal),

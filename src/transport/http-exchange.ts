@@ -97,10 +97,22 @@ export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Res
  * the client closes. On Node, keep-alive `node:http` agents (`node/http-agents.ts`); elsewhere
  * the runtime's `fetch`.
  */
+/** A target's own way to its server (the Node backend alone has one): a proxy, a Unix socket, more CAs. */
+export interface NetworkRoute {
+  /** An HTTP proxy's URL; `false`: none, whatever the environment says. */
+  readonly proxy?: string | false | undefined;
+  /** More certificate authorities to trust (PEM). */
+  readonly ca?: readonly string[] | undefined;
+  /** A Unix domain socket to reach the server on. */
+  readonly socketPath?: string | undefined;
+}
+
 export interface HttpBackend {
   readonly exchange: Exchange;
   /** The exchange with another credentials mode than `"same-origin"`, for a backend on `fetch`. */
   credentialed?(credentials: Credentials): Exchange;
+  /** The exchange over a target's own way; absent where the runtime has no such control (`fetch`). */
+  routed?(route: NetworkRoute): Exchange;
   destroy(): void;
 }
 

@@ -23,7 +23,7 @@ import { excerpt, redactUrl } from "../util/text.js";
 import { now } from "../util/time.js";
 import { messageText } from "../util/message-text.js";
 import { BodyTooLargeError, HttpStatusError } from "./http-body.js";
-import { Ticket, fetchBackend, fetchExchange, type Credentials, type Exchange, type FetchLike, type HttpBackend } from "./http-exchange.js";
+import { Ticket, fetchBackend, fetchExchange, type Credentials, type Exchange, type FetchLike, type HttpBackend, type NetworkRoute } from "./http-exchange.js";
 import { post, type HttpLink } from "./http-post.js";
 import { HttpSession } from "./http-session.js";
 import { SseChannel, type SseLink } from "./http-sse.js";
@@ -51,9 +51,26 @@ export interface HttpTarget {
    * Conduit never sets or reads one. Without `fetch` (Node's own backend) there are none to send.
    */
   credentials?: Credentials | undefined;
+  /**
+   * An HTTP proxy to go through (a CONNECT tunnel), as a URL whose credentials, if any, are sent
+   * to the proxy alone; `false` goes direct whatever `HTTPS_PROXY`/`HTTP_PROXY` say. By default
+   * those variables and `NO_PROXY` decide. Node's backend only.
+   */
+  proxy?: string | false | undefined;
+  /** More certificate authorities to trust (PEM text), beside Node's and `NODE_EXTRA_CA_CERTS`. Node's backend only. */
+  ca?: string | readonly string[] | undefined;
+  /** Reach the server over this Unix domain socket (the URL still gives the path and the Host). Node's backend only. */
+  socketPath?: string | undefined;
 }
 
-export const HTTP_TARGET_KEYS: ReadonlySet<string> = new Set(["url", "headers", "fetch", "transport", "credentials"]);
+export const HTTP_TARGET_KEYS: ReadonlySet<string> = new Set(["url", "headers", "fetch", "transport", "credentials", "proxy", "ca", "socketPath"]);
+
+/** The target's own way to its server, when it names one. */
+function routeOf(target: HttpTarget): NetworkRoute | undefined {
+  if (target.proxy === undefined && target.ca === undefined && target.socketPath === undefined) return undefined;
+  const ca = target.ca === undefined ? undefined : typeof target.ca === "string" ? [target.ca] : [...target.ca];
+  return Object.freeze({ proxy: target.proxy, ca, socketPath: target.socketPath });
+}
 
 /** The answers to a POST of `initialize` that mean "this URL speaks the old transport" (2025-11-25 basic/transports). */
 const OLD_TRANSPORT_STATUSES: ReadonlySet<number> = new Set([400, 404, 405]);
@@ -138,8 +155,18 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
     if (target.fetch === undefined && options.backend === undefined) this.ownBackend = fetchBackend();
     const backend = options.backend ?? this.ownBackend;
     // A credentials mode is fetch's: a backend without one (Node's own) has no cookies to send.
+    const route = routeOf(target);
+    if (route !== undefined && (target.fetch !== undefined || backend?.routed === undefined)) {
+      throw new ClientError("usage", "an HTTP target's `proxy`, `ca` and `socketPath` need Node's own backend: import Conduit from conduit-mcp/node, and give no `fetch`");
+    }
     const exchange =
-      target.fetch !== undefined ? fetchExchange(target.fetch, target.credentials) : target.credentials === undefined ? backend!.exchange : (backend!.credentialed?.(target.credentials) ?? backend!.exchange);
+      route !== undefined
+        ? backend!.routed!(route)
+        : target.fetch !== undefined
+          ? fetchExchange(target.fetch, target.credentials)
+          : target.credentials === undefined
+            ? backend!.exchange
+            : (backend!.credentialed?.(target.credentials) ?? backend!.exchange);
     this.authorizer = options.authorizer;
     // The authorizer outlives a restart's transports: the newest one hears of the person.
     if (options.authorizer !== undefined) options.authorizer.onPersonWait = (waiting) => this.onPersonWait?.(waiting);
