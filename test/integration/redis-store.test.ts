@@ -31,7 +31,7 @@ async function connect(library: Library, url: string): Promise<Connected> {
     // A client without an error listener would take the test process down when Redis stops.
     client.on("error", () => {});
     await client.connect();
-    return { client, rawGet: (key) => client.get(key), close: async () => client.destroy() };
+    return { client, rawGet: (key) => client.get(key), close: () => Promise.resolve(client.destroy()) };
   }
   const client = new Redis(url, { retryStrategy: (times: number) => Math.min(50 * times, 300) });
   client.on("error", () => {});
@@ -39,7 +39,7 @@ async function connect(library: Library, url: string): Promise<Connected> {
     client.once("ready", resolve);
     client.once("end", () => reject(new Error("ioredis ended before it was ready")));
   });
-  return { client, rawGet: (key) => client.get(key), close: async () => client.disconnect() };
+  return { client, rawGet: (key) => client.get(key), close: () => Promise.resolve(client.disconnect()) };
 }
 
 const LIBRARIES: Library[] = ["node-redis", "ioredis"];
@@ -141,7 +141,7 @@ describe("redisStore when Redis stops mid-run", needs("redis-server"), () => {
         expect(await store.setIfAbsent("kept-claim", "again")).toBe(false);
       }
     } finally {
-      for (const { close } of connected) await close();
+      for (const each of connected) await each.close();
       await redis.dispose();
     }
   });
