@@ -7,6 +7,7 @@ import { Client, ClientError, InvalidArgumentError, type CallToolResult, type Ha
 import { toAnthropicToolResult, toOpenAIChatTools, type OpenAIChatTool } from "conduit-mcp/adapters";
 import { sandboxProxyPage } from "conduit-mcp/apps-bridge/proxy";
 import { appCsp, appUiMeta, type AppUiMeta } from "conduit-mcp/apps";
+import { redisStore, type Store } from "conduit-mcp/redis";
 
 const serverScript = process.argv[2];
 if (serverScript === undefined) throw new Error("usage: consumer.mjs <notes-server.mjs>");
@@ -78,6 +79,18 @@ try {
   // An app's policy from conduit-mcp/apps: nothing declared is the restrictive default.
   const ui: AppUiMeta = appUiMeta(undefined);
   check(appCsp(ui).startsWith("default-src 'none'"), `an app's CSP without declarations is ${appCsp(ui)}`);
+
+  // The Redis subpath: a prefix is required, and an error from it is a ClientError of the root's.
+  let noPrefix: unknown;
+  try {
+    redisStore({ status: "ready", call: () => Promise.resolve(null) }, { prefix: "" });
+  } catch (error) {
+    noPrefix = error;
+  }
+  check(noPrefix instanceof InvalidArgumentError, `redisStore without a prefix was not refused: ${String(noPrefix)}`);
+  const failing: Store = redisStore({ status: "ready", call: () => Promise.reject(new Error("down")) }, { prefix: "check:" });
+  const storeFailure = await failing.get("a").then(() => undefined, (error: unknown) => error);
+  check(storeFailure instanceof ClientError && storeFailure.kind === "store", `a failing Redis gave ${String(storeFailure)}`);
 
   await client.close();
   const late = await Promise.resolve().then(() => notes.callTool("word_count")).then(

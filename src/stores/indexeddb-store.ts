@@ -1,5 +1,5 @@
 /**
- * An `AuthStore` on IndexedDB, for a host in a browser (a page, a worker, an extension): one
+ * A `Store` on IndexedDB, for a host in a browser (a page, a worker, an extension): one
  * object store in one database of the origin, created when missing. Beside the strings of the
  * `AuthStore`, it keeps CryptoKey pairs as they are (IndexedDB clones a CryptoKey with its
  * `extractable: false`), which is how a DPoP key survives a reload without its private half ever
@@ -9,11 +9,19 @@
  * this connection close (`versionchange`) and the next call open it again. Each call is one
  * transaction, settled when it completes or aborts: a failure rejects with the browser's
  * DOMException (`QuotaExceededError`, `InvalidStateError`, `UnknownError`), never throws.
+ *
+ * `setIfAbsent` looks and writes in one readwrite transaction. IndexedDB runs readwrite
+ * transactions on one object store one after the other, for every tab and worker of the origin,
+ * so the claim is atomic across them (not across browsers or profiles, which share nothing). A
+ * value with a TTL is kept as `{ value, expiresAt }` (wall-clock milliseconds: the database
+ * outlives the page), one without as the plain string it was before TTLs; an expired value reads
+ * as absent and is overwritten by the next write.
  */
 import type { CryptoKeyPair } from "oauth4webapi";
 import { knownKeys } from "../util/arguments.js";
 import { ClientError, InvalidArgumentError } from "../util/errors.js";
-import type { AuthStore } from "./auth-store.js";
+import { ttlOf } from "./memory-store.js";
+import type { Store, StoreSetOptions } from "./store.js";
 
 export interface IndexedDbStoreOptions {
   /** Default `conduit-mcp`. */
@@ -31,7 +39,7 @@ export interface KeyPairStore {
   setKeyPair(key: string, pair: CryptoKeyPair): Promise<void>;
 }
 
-export interface IndexedDbStore extends AuthStore, KeyPairStore {
+export interface IndexedDbStore extends Store, KeyPairStore {
   /** Closes the database connection (the next call opens it again). */
   close(): void;
 }
@@ -89,12 +97,24 @@ export function indexedDbStore(options: IndexedDbStoreOptions = {}): IndexedDbSt
   if (factory === undefined || typeof factory.open !== "function") throw new ClientError("unsupported", "this runtime has no IndexedDB");
   const connection = new Connection(factory, database, objectStore);
   return {
-    get: async (key) => {
-      const value = await connection.run("readonly", (store) => store.get(key));
-      return typeof value === "string" ? value : undefined;
+    get: async (key) => valueOf(await connection.run("readonly", (store) => store.get(key)), Date.now()),
+    set: async (key, value, setOptions) => {
+      const written = entry(value, setOptions);
+      await connection.run("readwrite", (store) => store.put(written, key));
     },
-    set: async (key, value) => {
-      await connection.run("readwrite", (store) => store.put(value, key));
+    setIfAbsent: async (key, value, setOptions) => {
+      const written = entry(value, setOptions);
+      return connection.transact("readwrite", (store) => {
+        let wrote = false;
+        const found = store.get(key);
+        // Still inside the transaction: no other readwrite one on this store runs in between.
+        found.onsuccess = () => {
+          if (valueOf(found.result, Date.now()) !== undefined) return;
+          store.put(written, key);
+          wrote = true;
+        };
+        return () => wrote;
+      });
     },
     delete: async (key) => {
       await connection.run("readwrite", (store) => store.delete(key));
@@ -121,22 +141,33 @@ class Connection {
   ) {}
 
   /** One request in its own transaction; resolves with its result once the transaction completed. */
-  async run<T>(mode: "readonly" | "readwrite", request: (store: ObjectStore) => Request<T>): Promise<T> {
+  run<T>(mode: "readonly" | "readwrite", request: (store: ObjectStore) => Request<T>): Promise<T> {
+    return this.transact(mode, (store) => {
+      const made = request(store);
+      return () => made.result;
+    });
+  }
+
+  /**
+   * One transaction: `body` makes its requests (and more from their callbacks), and returns how
+   * to read the outcome once the transaction completed.
+   */
+  async transact<T>(mode: "readonly" | "readwrite", body: (store: ObjectStore) => () => T): Promise<T> {
     const db = await this.db();
     return new Promise<T>((resolve, reject) => {
       let transaction: Transaction;
-      let made: Request<T>;
+      let outcome: () => T;
       try {
         transaction = db.transaction(this.storeName, mode);
-        made = request(transaction.objectStore(this.storeName));
+        outcome = body(transaction.objectStore(this.storeName));
       } catch (error) {
         // Closed under us (another tab's upgrade, storage cleared): the next call opens afresh.
         this.forget(db);
         reject(error);
         return;
       }
-      transaction.oncomplete = () => resolve(made.result);
-      transaction.onabort = () => reject(failure(transaction.error ?? made.error, "the transaction was aborted"));
+      transaction.oncomplete = () => resolve(outcome());
+      transaction.onabort = () => reject(failure(transaction.error, "the transaction was aborted"));
     });
   }
 
@@ -214,6 +245,21 @@ class Connection {
       if (current === db && this.opening === opening) this.opening = undefined;
     }, () => {});
   }
+}
+
+/** What is kept for `value`: the plain string, or the string with its wall-clock expiry. */
+function entry(value: string, options: StoreSetOptions | undefined): string | { value: string; expiresAt: number } {
+  const ttl = ttlOf(options);
+  if (typeof value !== "string") throw new InvalidArgumentError("a store's value must be a string");
+  return ttl === undefined ? value : { value, expiresAt: Date.now() + ttl };
+}
+
+/** The string kept, undefined when absent, expired or not a string value (a key pair). */
+function valueOf(kept: unknown, at: number): string | undefined {
+  if (typeof kept === "string") return kept;
+  if (typeof kept !== "object" || kept === null) return undefined;
+  const { value, expiresAt } = kept as Record<string, unknown>;
+  return typeof value === "string" && typeof expiresAt === "number" && expiresAt > at ? value : undefined;
 }
 
 function isKeyPair(value: unknown): value is CryptoKeyPair {

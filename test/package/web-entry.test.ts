@@ -1,5 +1,5 @@
 // The package's root is web-standard (issue 21): what a bundler takes into a browser page from
-// `conduit-mcp` (and `conduit-mcp/adapters`, `conduit-mcp/apps-bridge` and its `/proxy`) imports
+// `conduit-mcp` (and `conduit-mcp/adapters`, `conduit-mcp/redis`, `conduit-mcp/apps-bridge` and its `/proxy`) imports
 // no Node module and names none of Node's globals. Read off the BUILT package, bundled as a browser app's bundler would (esbuild,
 // platform "browser"): every import of a Node module is reported by a resolver plugin, and each
 // free use of a Node global is renamed to a marker by `define`, which touches references and
@@ -88,8 +88,8 @@ describe("the web entry, bundled for a browser", () => {
     if (!existsSync(`${ROOT}dist/index.js`)) throw new Error("dist/index.js is missing: run `npm run build` (npm test does)");
   });
 
-  it("imports no Node module and names no Node global, from conduit-mcp, conduit-mcp/adapters, conduit-mcp/apps and conduit-mcp/apps-bridge(/proxy)", async () => {
-    for (const entry of ["conduit-mcp", "conduit-mcp/adapters", "conduit-mcp/apps", "conduit-mcp/apps-bridge", "conduit-mcp/apps-bridge/proxy"]) {
+  it("imports no Node module and names no Node global, from conduit-mcp, conduit-mcp/adapters, conduit-mcp/apps, conduit-mcp/redis and conduit-mcp/apps-bridge(/proxy)", async () => {
+    for (const entry of ["conduit-mcp", "conduit-mcp/adapters", "conduit-mcp/apps", "conduit-mcp/redis", "conduit-mcp/apps-bridge", "conduit-mcp/apps-bridge/proxy"]) {
       const bundled = await bundleForBrowser(entry);
       expect(bundled.nodeImports, entry).toEqual([]);
       expect(nodeGlobalsIn(bundled.text), entry).toEqual([]);
