@@ -1,4 +1,4 @@
-// `node --expose-gc catalog.mjs <conduit|sdk> <servers> [--adapters] <command> [args…]`: the
+// `node --expose-gc catalog.mjs <conduit|sdk> <servers> [--adapters|--search] <command> [args…]`: the
 // tools of that many stdio servers (each with many) as one catalog, as each library is used for
 // it. Conduit: one Client, `connectAll`, `client.tools()`. The official client: one Client per
 // server and the catalog a host writes by hand on it: each server's list kept until its
@@ -13,7 +13,9 @@
 //   remade      how many tools of that fresh catalog are new objects: the tools re-made for the
 //               change (the changed server's own, when only its part is rebuilt)
 // With --adapters (Conduit), also the CPU time of turning the whole catalog into each model
-// API's tool definitions (`conduit-mcp/adapters`, no count bound): `<adapter>CpuMs`.
+// API's tool definitions (`conduit-mcp/adapters`, no count bound): `<adapter>CpuMs`. With
+// --search (Conduit), `client.searchTools` of one question: `searchColdMs` the first search
+// (every server's index made), `searchWarmCpuMs` a search over the indexes made (CPU, the mean).
 import { performance } from "node:perf_hooks";
 import { settle } from "../lib/memory.mjs";
 import { clientArg, emit } from "./emit.mjs";
@@ -24,7 +26,8 @@ const MiB = 1024 * 1024;
 const name = clientArg(["conduit", "sdk"]);
 const count = Number(process.argv[3]);
 const adapters = process.argv[4] === "--adapters";
-const [command, ...args] = process.argv.slice(adapters ? 5 : 4);
+const search = process.argv[4] === "--search";
+const [command, ...args] = process.argv.slice(adapters || search ? 5 : 4);
 if (globalThis.gc === undefined) throw new Error("run with --expose-gc: the heap row needs collections");
 
 const cpuMs = () => {
@@ -126,6 +129,16 @@ async function adapterTimes(catalog) {
   };
 }
 
+/** One question of a model, asked of the whole catalog: the first time, then over the indexes made. */
+async function searchTimes() {
+  const question = "a tool that does one thing well, number 42";
+  const t0 = performance.now();
+  const first = await client.searchTools(question, { limit: 10 });
+  const searchColdMs = performance.now() - t0;
+  if (first.length !== 10) throw new Error(`the search found ${first.length} tools`);
+  return { searchColdMs, searchWarmCpuMs: await cpuPerRun(() => client.searchTools(question, { limit: 10 })) };
+}
+
 try {
   await settle();
   const heapBefore = process.memoryUsage().heapUsed;
@@ -147,7 +160,7 @@ try {
     changed.push(performance.now() - t0);
     remade = fresh.reduce((sum, tool) => sum + (before.has(tool) ? 0 : 1), 0);
   }
-  const extra = adapters ? await adapterTimes(await tools()) : {};
+  const extra = adapters ? await adapterTimes(await tools()) : search ? await searchTimes() : {};
   emit({ tools: total, coldMs, warmCpuMs, heapMiB, changedMs: median(changed), remade, ...extra });
 } finally {
   await close();
