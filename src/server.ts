@@ -101,8 +101,8 @@ export class ServerHandle implements CheckContext {
   private readonly droppedEntries = new Occurrences();
   /** The task API, which borrows the handle's wait for a connection and its errors. */
   private readonly tasks: ServerTasks;
-  /** Input parked as a PendingInput and resumed, which borrows the same. */
-  private readonly input: ServerInput;
+  /** Input parked as a PendingInput and resumed, which borrows the same; made with its first use. */
+  private inputMade: ServerInput | undefined;
 
   /** Handles are made by `Client.connect`; the life holds the connection of the moment. */
   constructor(
@@ -112,20 +112,29 @@ export class ServerHandle implements CheckContext {
     readonly logger: Logger,
     private readonly counters: InputCounters & InputParking,
     /** The client's store, where a resumed PendingInput is claimed. */
-    store: Store,
+    private readonly store: Store,
   ) {
-    const connected = <O extends ListOptions>(options: O | undefined) => this.connected(options);
-    const failure = (error: unknown) => atBoundary(error, id);
-    this.input = new ServerInput({ id, checks: this, parking: counters, store, connected, failure });
     this.tasks = new ServerTasks({
       id,
       logger,
       checks: this,
-      connected,
-      failure,
+      connected: (options) => this.connected(options),
+      failure: (error) => atBoundary(error, id),
       urlsRequired: (error) => this.urlsRequired(error),
       park: (connection, params, parked, deadline) => this.input.park(connection, "tools/call", params, parked, deadline),
     });
+  }
+
+  private get input(): ServerInput {
+    this.inputMade ??= new ServerInput({
+      id: this.id,
+      checks: this,
+      parking: this.counters,
+      store: this.store,
+      connected: (options) => this.connected(options),
+      failure: (error) => atBoundary(error, this.id),
+    });
+    return this.inputMade;
   }
 
   /** The connection of the moment (a restarted server's is a new one). */

@@ -148,7 +148,8 @@ async function rounds(
       throw protocolError(`${options.method} still asked for input after ${options.maxRounds} rounds`, result);
     }
     let inputResponses: Record<string, unknown> | undefined;
-    if (asked.inputRequests !== undefined && options.park === true) {
+    // An empty round asks the person nothing: it is answered here, as the Handler path does.
+    if (asked.inputRequests !== undefined && options.park === true && Object.keys(asked.inputRequests).length > 0) {
       return new ParkedRound(asked.inputRequests, asked.requestState, round + 1);
     }
     if (asked.inputRequests === undefined) {
