@@ -9,12 +9,25 @@ import { LOGGING_LEVELS, type TaskHandle, type TaskRequest } from "./protocol/ty
 import type { AwaitTaskOptions } from "./protocol/task-follow.js";
 import { knownKeys, optional, positiveNumber } from "./util/arguments.js";
 import { InvalidArgumentError } from "./util/errors.js";
+import { quote } from "./util/text.js";
 
 export type { CallOptions } from "./protocol/methods.js";
 export type { AwaitTaskOptions } from "./protocol/task-follow.js";
 
 /** Options of list calls, which are never "calls" in the handler's sense. */
-export type ListOptions = Omit<CallOptions, "assigns" | "onProgress" | "resetTimeoutOnProgress">;
+export type ListOptions = Omit<CallOptions, "assigns" | "onProgress" | "resetTimeoutOnProgress" | "inputRequired">;
+
+/** Options of a call whose input the Handler answers, whatever the caller asked. */
+export type HandlerCallOptions = CallOptions & { inputRequired?: "handler" | undefined };
+
+/**
+ * The options of a call made for a caller that needs its result (a skill's file, an app's
+ * resource): `inputRequired: "return"` has no place there, and is refused rather than ignored.
+ */
+export function handlerOnly(what: string, options: CallOptions | undefined): HandlerCallOptions | undefined {
+  if (options?.inputRequired === "return") throw new InvalidArgumentError(`${what} answers server input through the Handler: inputRequired: "return" is for the server handle's calls`);
+  return options as HandlerCallOptions | undefined;
+}
 
 /** Options of `callTool`: a call's, and whether to ask for a task. */
 export interface ToolCallOptions extends CallOptions {
@@ -38,6 +51,8 @@ export function checkCallOptions(options: CallOptions): void {
   checkSignal(options.signal);
   if (options.onProgress !== undefined && typeof options.onProgress !== "function") throw new InvalidArgumentError("onProgress must be a function");
   if (options.logLevel !== undefined && !LOGGING_LEVELS.includes(options.logLevel)) throw new InvalidArgumentError(`not a log level: ${String(options.logLevel)}`);
+  const mode: unknown = options.inputRequired;
+  if (mode !== undefined && mode !== "handler" && mode !== "return") throw new InvalidArgumentError(`inputRequired must be "handler" or "return", got ${quote(mode)}`);
 }
 
 export function checkAwaitOptions(options: AwaitTaskOptions): void {

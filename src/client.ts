@@ -32,6 +32,8 @@ import { runtime } from "./platform.js";
 import { fetchBackend } from "./transport/http-exchange.js";
 import { DeadlineQueue } from "./rpc/deadline.js";
 import { ClientError, InvalidArgumentError, atBoundary } from "./util/errors.js";
+import { checkPendingInput, type PendingInput } from "./pending-input.js";
+import type { ResumeOptions, ResumeResult } from "./server-input.js";
 
 export interface ServerNotification {
   serverId: string;
@@ -137,9 +139,33 @@ export class Client {
    * whose `visibility` does not include the caller is refused (`ToolVisibilityError`, kind
    * `"unsupported"`) before anything is sent.
    */
-  async callTool(qualifiedName: string, args?: Record<string, unknown>, options?: CatalogCallOptions): Promise<CallToolResult> {
+  callTool(qualifiedName: string, args: Record<string, unknown> | undefined, options: CatalogCallOptions & { inputRequired: "return" }): Promise<CallToolResult | PendingInput>;
+  callTool(qualifiedName: string, args?: Record<string, unknown>, options?: CatalogCallOptions & { inputRequired?: "handler" | undefined }): Promise<CallToolResult>;
+  callTool(qualifiedName: string, args?: Record<string, unknown>, options?: CatalogCallOptions): Promise<CallToolResult | PendingInput>;
+  async callTool(qualifiedName: string, args?: Record<string, unknown>, options?: CatalogCallOptions): Promise<CallToolResult | PendingInput> {
     if (typeof qualifiedName !== "string") throw new InvalidArgumentError("a qualified tool name must be a string");
     return this.catalog.callTool(qualifiedName, args, options);
+  }
+
+  /**
+   * Answers a PendingInput (what a call made with `inputRequired: "return"` resolved with), on
+   * the server of its `serverId` connected to this Client: perhaps not the Client, the process
+   * or the machine that made the call. Each answer passes the checks a Handler's answer would;
+   * the PendingInput is then claimed in the Client's `store` (once only, across every Client
+   * that shares the store) and the call is sent again with the answers. Resolves with the call's
+   * result, or with the next PendingInput when the server asks again.
+   *
+   * @throws InvalidArgumentError for a malformed PendingInput or options (nothing is claimed)
+   * @throws ClientError `"timeout"` past its deadline, `"usage"` when it was already resumed,
+   *   no server of its id is connected, or that server speaks the legacy era; `"store"` when the
+   *   claim could not be written; `"input_handler"` / `"input_refused"` when an answer or a
+   *   request fails the checks (nothing is claimed or sent in all of these)
+   */
+  async resume(pending: PendingInput, options: ResumeOptions): Promise<ResumeResult> {
+    const checked = checkPendingInput(pending);
+    const server = this.server(checked.serverId);
+    if (server === undefined) throw new ClientError("usage", `pending input ${checked.id} is for server "${checked.serverId}", which is not connected to this client`, { serverId: checked.serverId });
+    return server.resume(checked, options);
   }
 
   private catalogMade: Catalog | undefined;
@@ -222,7 +248,7 @@ export class Client {
       },
     };
     const life = new ServerLife(serverId, maker, policy, this.announce, () => this.forget(serverId, handle), this.options.logger, this.options.requestTimeout, options.lazy === true);
-    const handle: ServerHandle = new ServerHandle(serverId, life, this.options.logger, binding);
+    const handle: ServerHandle = new ServerHandle(serverId, life, this.options.logger, binding, this.options.store);
     this.registry.set(serverId, handle);
     if (options.lazy !== true) {
       try {

@@ -16,6 +16,17 @@ export { isTask } from "./protocol/tasks.js";
 export type { ClientOptions, ConnectOptions } from "./options.js";
 export type { ServerTarget, RemoteTarget } from "./options.js";
 export type { Store, StoreSetOptions } from "./stores/store.js";
+export {
+  isPendingInput,
+  DEFAULT_PENDING_MS,
+  MAX_PENDING_MS,
+  type PendingInput,
+  type PendingInputRequest,
+  type PendingMethod,
+  type InputVerdict,
+} from "./pending-input.js";
+export type { ResumeOptions, ResumeResult } from "./server-input.js";
+export type { InputRequiredMode } from "./protocol/methods.js";
 export { memoryStore, type AuthGrant, type AuthOptions, type AuthStore, type AuthorizeCallback } from "./auth/options.js";
 export { loadServerConfig, jsonProblemAt, type ConfiguredServer, type LoadOptions } from "./host/config.js";
 export type { ConnectAllOptions, ConnectAllResult } from "./host/connect-all.js";

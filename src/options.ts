@@ -14,6 +14,8 @@ import { InvalidArgumentError } from "./util/errors.js";
 import { guardLogger, stderrLogger, type Logger } from "./util/logger.js";
 import type { RateLimit } from "./util/token-bucket.js";
 import type { RestartOptions } from "./restart-policy.js";
+import { memoryStore } from "./stores/memory-store.js";
+import type { Store } from "./stores/store.js";
 
 // Read with the options by those who take a target beside them (the host's configs).
 export type { RemoteTarget, ServerTarget } from "./targets.js";
@@ -50,6 +52,13 @@ export interface ClientOptions {
    * tools for the views alone, which the catalog keeps from models (`visibility`).
    */
   extensions?: Readonly<Record<string, JsonObject>> | undefined;
+  /**
+   * Where this Client claims the PendingInputs it resumes (`client.resume`), so that each is
+   * answered once: by default a memory store of its own. Clients that may resume the same
+   * PendingInput (workers of one host, in one process or many) share one store that makes
+   * `setIfAbsent` atomic across them.
+   */
+  store?: Store | undefined;
 }
 
 export interface ConnectOptions {
@@ -96,6 +105,7 @@ export interface ResolvedClientOptions extends InputOptions {
   logger: Logger;
   requestTimeout: number;
   extensions: DeclaredExtensions;
+  store: Store;
 }
 
 export const CONNECT_DEFAULTS = {
@@ -108,7 +118,7 @@ export const CONNECT_DEFAULTS = {
 
 const CLIENT_KEYS: ReadonlySet<string> = new Set([
   "name", "version", "title", "handler", "assigns", "logger", "requestTimeout", "maxServerRequests", "handlerTimeout",
-  "inputRateLimit", "logRateLimit", "sampling", "maxInputRounds", "maxQueuedNotifications", "extensions",
+  "inputRateLimit", "logRateLimit", "sampling", "maxInputRounds", "maxQueuedNotifications", "extensions", "store",
 ]);
 const TIMEOUT_KEYS: ReadonlySet<string> = new Set(["default", "elicitation"]);
 const RATE_KEYS: ReadonlySet<string> = new Set(["perSecond", "burst"]);
@@ -154,7 +164,16 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     maxInputRounds: positiveInteger(option("maxInputRounds"), options.maxInputRounds ?? d.maxInputRounds),
     maxQueuedNotifications: positiveInteger(option("maxQueuedNotifications"), options.maxQueuedNotifications ?? d.maxQueuedNotifications),
     extensions: checkExtensions(options.extensions),
+    store: options.store === undefined ? memoryStore() : checkStore(options.store),
   };
+}
+
+function checkStore(store: unknown): Store {
+  const methods = ["get", "set", "delete", "setIfAbsent"] as const;
+  if (typeof store !== "object" || store === null || methods.some((name) => typeof (store as Record<string, unknown>)[name] !== "function")) {
+    throw new InvalidArgumentError("Client option `store` must be a Store (get, set, delete and setIfAbsent)");
+  }
+  return store as Store;
 }
 
 const option = (name: string): string => `Client option \`${name}\``;

@@ -8,7 +8,8 @@ import { InputBudget } from "./input/budget.js";
 import type { NotificationContext } from "./input/handler.js";
 import { answerInputRequests, dispatchServerRequest } from "./input/dispatch.js";
 import { LogGate, type NotificationSource } from "./input/notifications.js";
-import type { InputPipeline, InputSource } from "./input/pipeline.js";
+import type { InputPipeline, InputSource, VettedInput } from "./input/pipeline.js";
+import { checkResponses, vetRound } from "./input/parking.js";
 import type { ConnectionFacts, ConnectionHooks } from "./protocol/era-codec.js";
 import type { InputRequest } from "./protocol/mrtr.js";
 import type { InboundRequest } from "./rpc/inbound-request.js";
@@ -38,7 +39,13 @@ export interface InputCounters {
   readonly handlerOverruns: number;
 }
 
-export class ServerBinding implements ConnectionHooks, InputCounters {
+/** What a server handle asks of its binding for input answered later (`inputRequired: "return"`). */
+export interface InputParking {
+  vetRound(requests: Record<string, InputRequest>, from: ConnectionFacts): Record<string, VettedInput>;
+  checkResponses(requests: Readonly<Record<string, InputRequest>>, responses: Record<string, unknown>, from: ConnectionFacts): Record<string, unknown>;
+}
+
+export class ServerBinding implements ConnectionHooks, InputCounters, InputParking {
   readonly budget: InputBudget;
   readonly logs: LogGate;
   /** This server in the client's notification queue: it counts what the queue dropped of it. */
@@ -84,6 +91,16 @@ export class ServerBinding implements ConnectionHooks, InputCounters {
   answerInputs(requests: Record<string, InputRequest>, call: { assigns: unknown; signal: AbortSignal | undefined }, from: ConnectionFacts): Promise<Record<string, unknown>> {
     // The call that carries the input is in flight by definition.
     return answerInputRequests(this.client.pipeline, requests, this.source(from, 1, call.assigns, null, call.signal));
+  }
+
+  /** The checks before the Handler on a round to be parked (`inputRequired: "return"`). */
+  vetRound(requests: Record<string, InputRequest>, from: ConnectionFacts): Record<string, VettedInput> {
+    return vetRound(this.client.pipeline, requests, this.source(from, 1, undefined, null, undefined));
+  }
+
+  /** The checks after the Handler on the answers given to a parked round (`client.resume`). */
+  checkResponses(requests: Readonly<Record<string, InputRequest>>, responses: Record<string, unknown>, from: ConnectionFacts): Record<string, unknown> {
+    return checkResponses(this.client.pipeline, requests, responses, this.source(from, 1, undefined, null, undefined));
   }
 
   /** Who asks: this server, within a call that may give its own `assigns` (else the client's). */

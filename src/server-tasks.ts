@@ -22,6 +22,8 @@ import { ClientError, InvalidArgumentError } from "./util/errors.js";
 import { isObject } from "./util/json.js";
 import { callHost, type Logger } from "./util/logger.js";
 import { now } from "./util/time.js";
+import { ParkedRound } from "./protocol/mrtr.js";
+import { pendingDeadline, type PendingInput } from "./pending-input.js";
 
 /** What the tasks borrow from their handle. */
 export interface TaskHost {
@@ -35,24 +37,32 @@ export interface TaskHost {
   failure(error: unknown): unknown;
   /** 2025-11-25: a `-32042`'s URLs checked before the host sees them. */
   urlsRequired(error: unknown): unknown;
+  /** The round a call parked (`inputRequired: "return"`), as its PendingInput. */
+  park(connection: Connection, params: Record<string, unknown>, parked: ParkedRound, deadline: number): PendingInput;
 }
 
 export class ServerTasks {
   constructor(private readonly host: TaskHost) {}
 
   /** `tools/call` where a task may come of it: asked for (`task`), or made by the server. */
-  async callTool(params: { name: string; arguments?: Record<string, unknown> }, options: ToolCallOptions | undefined): Promise<CallToolResult | TaskHandle> {
+  async callTool(params: { name: string; arguments?: Record<string, unknown> }, options: ToolCallOptions | undefined): Promise<CallToolResult | TaskHandle | PendingInput> {
     const { task: wanted, onTask, ...given } = options ?? {};
     if (options !== undefined) checkCallOptions(given);
     if (wanted !== undefined) checkTaskRequest(wanted);
     if (onTask !== undefined && typeof onTask !== "function") throw new InvalidArgumentError("onTask must be a function");
     // A total bound stays total: what the call's legs used is not given to the follow again.
     const started = now();
+    const startedAt = given.inputRequired === "return" ? Date.now() : 0;
     try {
       const { connection, options: call = {} } = await this.host.connected<CallOptions>(given);
+      // Before anything is sent (asking for a task may list the tools first).
+      const refused = call.inputRequired === undefined ? undefined : connection.refusal(call);
+      if (refused !== undefined) throw refused;
       const tasks = connection.tasks;
       const ask = await tasks.ask(params.name, wanted, call.signal);
-      const raw = await connection.request("tools/call", ask === undefined ? params : { ...params, task: ask }, call);
+      const sent = ask === undefined ? params : { ...params, task: ask };
+      const raw = await connection.request("tools/call", sent, call);
+      if (raw instanceof ParkedRound) return this.host.park(connection, sent, raw, pendingDeadline(startedAt, given.maxTotalTimeout));
       const created = isObject(raw) ? tasks.created(raw, ask !== undefined) : undefined;
       if (created === undefined) return checkCallTool(raw, this.host.checks);
       if (wanted !== undefined) return created.handle;

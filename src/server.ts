@@ -37,8 +37,13 @@ import type {
 } from "./protocol/types/index.js";
 import { LOGGING_LEVELS } from "./protocol/types/index.js";
 import type { Era, ProtocolVersion } from "./protocol/versions.js";
-import type { InputCounters } from "./server-binding.js";
+import type { InputCounters, InputParking } from "./server-binding.js";
 import { ServerTasks } from "./server-tasks.js";
+import { ServerInput, type ResumeOptions, type ResumeResult } from "./server-input.js";
+import { ParkedRound } from "./protocol/mrtr.js";
+import { isCallMethod } from "./protocol/methods.js";
+import { pendingDeadline, type PendingInput } from "./pending-input.js";
+import type { Store } from "./stores/store.js";
 import { checkCallOptions, requireRecord, requireString, withoutTask, type ListOptions, type ToolCallOptions } from "./call-options.js";
 import { knownKeys, optional, positiveNumber } from "./util/arguments.js";
 import { now } from "./util/time.js";
@@ -96,6 +101,8 @@ export class ServerHandle implements CheckContext {
   private readonly droppedEntries = new Occurrences();
   /** The task API, which borrows the handle's wait for a connection and its errors. */
   private readonly tasks: ServerTasks;
+  /** Input parked as a PendingInput and resumed, which borrows the same; made with its first use. */
+  private inputMade: ServerInput | undefined;
 
   /** Handles are made by `Client.connect`; the life holds the connection of the moment. */
   constructor(
@@ -103,7 +110,9 @@ export class ServerHandle implements CheckContext {
     private readonly life: ServerLife,
     /** The client's logger (guarded): where what reads this server's data (ext/) reports what it dropped. */
     readonly logger: Logger,
-    private readonly counters: InputCounters,
+    private readonly counters: InputCounters & InputParking,
+    /** The client's store, where a resumed PendingInput is claimed. */
+    private readonly store: Store,
   ) {
     this.tasks = new ServerTasks({
       id,
@@ -112,7 +121,20 @@ export class ServerHandle implements CheckContext {
       connected: (options) => this.connected(options),
       failure: (error) => atBoundary(error, id),
       urlsRequired: (error) => this.urlsRequired(error),
+      park: (connection, params, parked, deadline) => this.input.park(connection, "tools/call", params, parked, deadline),
     });
+  }
+
+  private get input(): ServerInput {
+    this.inputMade ??= new ServerInput({
+      id: this.id,
+      checks: this,
+      parking: this.counters,
+      store: this.store,
+      connected: (options) => this.connected(options),
+      failure: (error) => atBoundary(error, this.id),
+    });
+    return this.inputMade;
   }
 
   /** The connection of the moment (a restarted server's is a new one). */
@@ -217,15 +239,24 @@ export class ServerHandle implements CheckContext {
    * version lacks, or whose capability the server did not declare, fails with `"unsupported"`
    * before anything is sent.
    */
-  async request<M extends Method>(method: M, params: ParamsOf<M>, options?: CallOptions): Promise<ResultOf<M>> {
+  request<M extends Method>(method: M, params: ParamsOf<M>, options: CallOptions & { inputRequired: "return" }): Promise<ResultOf<M> | PendingInput>;
+  request<M extends Method>(method: M, params: ParamsOf<M>, options?: CallOptions & { inputRequired?: "handler" | undefined }): Promise<ResultOf<M>>;
+  request<M extends Method>(method: M, params: ParamsOf<M>, options?: CallOptions): Promise<ResultOf<M> | PendingInput>;
+  async request<M extends Method>(method: M, params: ParamsOf<M>, options?: CallOptions): Promise<ResultOf<M> | PendingInput> {
     if (typeof method !== "string" || !Object.hasOwn(METHODS, method)) throw new InvalidArgumentError(`not a request of the method table: ${String(method)}`);
     requireRecord("params", params);
     if (options !== undefined) checkCallOptions(options);
+    const parks = options?.inputRequired === "return";
+    if (parks && !isCallMethod(method)) throw new InvalidArgumentError(`inputRequired: "return" is for calls (tools/call, resources/read, prompts/get), not ${method}`);
+    // Read only by a call that may park: the deadline of its PendingInput counts from here.
+    const startedAt = parks ? Date.now() : 0;
+    const total = options?.maxTotalTimeout;
     try {
       let connection: Connection;
       if (this.life.waits) ({ connection, options } = await this.connected(options));
       else connection = this.connection;
       const raw = await connection.request(method, params as Record<string, unknown> | undefined, options);
+      if (raw instanceof ParkedRound) return this.input.park(connection, method, params as Record<string, unknown> | undefined, raw, pendingDeadline(startedAt, total));
       return METHODS[method].check(raw, this) as ResultOf<M>;
     } catch (error) {
       throw atBoundary(this.urlsRequired(error), this.id);
@@ -316,9 +347,12 @@ export class ServerHandle implements CheckContext {
    * task's id, to follow it further with `awaitTask`). Asked for with `task`, it is returned as a
    * `TaskHandle` (`isTask(result)`).
    */
+  callTool(name: string, args: Record<string, unknown> | undefined, options: ToolCallOptions & { task: TaskRequest; inputRequired: "return" }): Promise<CallToolResult | TaskHandle | PendingInput>;
   callTool(name: string, args: Record<string, unknown> | undefined, options: ToolCallOptions & { task: TaskRequest }): Promise<CallToolResult | TaskHandle>;
-  callTool(name: string, args?: Record<string, unknown>, options?: ToolCallOptions & { task?: undefined }): Promise<CallToolResult>;
-  callTool(name: string, args?: Record<string, unknown>, options?: ToolCallOptions): Promise<CallToolResult | TaskHandle> {
+  callTool(name: string, args: Record<string, unknown> | undefined, options: ToolCallOptions & { inputRequired: "return" }): Promise<CallToolResult | PendingInput>;
+  callTool(name: string, args?: Record<string, unknown>, options?: ToolCallOptions & { task?: undefined; inputRequired?: "handler" | undefined }): Promise<CallToolResult>;
+  callTool(name: string, args?: Record<string, unknown>, options?: ToolCallOptions): Promise<CallToolResult | TaskHandle | PendingInput>;
+  callTool(name: string, args?: Record<string, unknown>, options?: ToolCallOptions): Promise<CallToolResult | TaskHandle | PendingInput> {
     requireString("tool name", name);
     requireRecord("tool arguments", args);
     const params = args === undefined ? { name } : { name, arguments: args };
@@ -356,12 +390,26 @@ export class ServerHandle implements CheckContext {
     return this.tasks.listTasks();
   }
 
-  readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
+  readResource(uri: string, options: CallOptions & { inputRequired: "return" }): Promise<ReadResourceResult | PendingInput>;
+  readResource(uri: string, options?: CallOptions & { inputRequired?: "handler" | undefined }): Promise<ReadResourceResult>;
+  readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult | PendingInput>;
+  readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult | PendingInput> {
     requireString("resource uri", uri);
     return this.request("resources/read", { uri }, options);
   }
 
-  getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult> {
+  /**
+   * Answers a PendingInput of this server (see `Client.resume`, which finds the server by the
+   * PendingInput's `serverId`); the claim is written to the Client's `store`.
+   */
+  resume(pending: PendingInput, options: ResumeOptions): Promise<ResumeResult> {
+    return this.input.resume(pending, options);
+  }
+
+  getPrompt(name: string, args: Record<string, string> | undefined, options: CallOptions & { inputRequired: "return" }): Promise<GetPromptResult | PendingInput>;
+  getPrompt(name: string, args?: Record<string, string>, options?: CallOptions & { inputRequired?: "handler" | undefined }): Promise<GetPromptResult>;
+  getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult | PendingInput>;
+  getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult | PendingInput> {
     requireString("prompt name", name);
     requireRecord("prompt arguments", args);
     return this.request("prompts/get", args === undefined ? { name } : { name, arguments: args }, options);

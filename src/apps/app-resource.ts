@@ -14,6 +14,7 @@
  * @see apps.mdx 2026-01-26, "UI Resource Format" and "Resource Discovery"
  */
 import { CALL_OPTION_KEYS, type CallOptions } from "../protocol/methods.js";
+import { handlerOnly } from "../call-options.js";
 import type { Resource } from "../protocol/types/index.js";
 import type { ServerHandle } from "../server.js";
 import { knownKeys } from "../util/arguments.js";
@@ -76,7 +77,7 @@ export async function readAppResource(server: ServerHandle, uri: string, options
   if (!uri.startsWith("ui://") || uri.length <= "ui://".length) {
     throw new AppResourceError("uri", `${quote(uri)} is not an app resource: an app's URI is ui://…`, { serverId: server.id, uri });
   }
-  const read = await server.readResource(uri, call);
+  const read = await server.readResource(uri, handlerOnly("readAppResource", call));
   const content = appContent(read, { serverId: server.id, uri, maxBytes });
   const problems: DroppedField[] = [];
   const drop = (problem: DroppedField) => void problems.push(problem);

@@ -10,7 +10,7 @@
  * Both share a rate (`limits.serverCallRate`); the session's end cancels what is under way.
  */
 import type { CallToolResult, ReadResourceResult, Tool } from "../protocol/types/index.js";
-import type { CallOptions } from "../call-options.js";
+import type { HandlerCallOptions } from "../call-options.js";
 import { ErrorCode } from "../util/errors.js";
 import { TokenBucket } from "../util/token-bucket.js";
 import { quote } from "../util/text.js";
@@ -70,8 +70,8 @@ export class AppServerProxy {
    * The options of a call on the view's behalf. (When the client's `callTool` learns to tell a
    * call from an app from the model's, the marker goes here.)
    */
-  private callOptions(): CallOptions {
-    const options: CallOptions = { signal: this.options.signal };
+  private callOptions(): HandlerCallOptions {
+    const options: HandlerCallOptions = { signal: this.options.signal };
     if (this.options.limits.callTimeout !== undefined) options.timeout = this.options.limits.callTimeout;
     return options;
   }

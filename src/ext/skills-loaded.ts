@@ -7,6 +7,7 @@
  * the skill's byte budget.
  */
 import type { CallOptions } from "../protocol/methods.js";
+import { handlerOnly } from "../call-options.js";
 import type { ServerHandle } from "../server.js";
 import { InvalidArgumentError } from "../util/errors.js";
 import { excerpt, quote } from "../util/text.js";
@@ -57,7 +58,7 @@ export class Skill implements LoadedSkill {
   async readFile(reference: string, options?: CallOptions): Promise<SkillFile> {
     if (typeof reference !== "string" || reference === "") throw new InvalidArgumentError("a skill file reference must be a non-empty string");
     const { uri, listed } = this.locate(reference);
-    const read = await this.server.readResource(uri, options);
+    const read = await this.server.readResource(uri, handlerOnly("readFile", options));
     const file = await verifiedFile(read, { serverId: this.serverId, skillUri: this.uri, uri, listed, budget: this.maxBytes - this.used });
     if (listed === undefined) {
       // Reads of a dynamic skill may run side by side: the budget is settled as each ends.

@@ -12,6 +12,7 @@
  */
 import { allPages } from "../protocol/results.js";
 import type { CallOptions } from "../protocol/methods.js";
+import { handlerOnly } from "../call-options.js";
 import { SKILLS_EXTENSION } from "../protocol/methods.js";
 import type { ReadResourceResult } from "../protocol/types/index.js";
 import type { ListOptions, ServerHandle } from "../server.js";
@@ -162,7 +163,7 @@ class Skills implements ServerSkills {
     }
     const self = canonicalUri(entry.uri);
     const listed = entry.resources === "dynamic" ? undefined : entry.resources.find((file) => canonicalUri(file.uri) === self);
-    const read = await this.server.readResource(entry.uri, options);
+    const read = await this.server.readResource(entry.uri, handlerOnly("load", options));
     const file = await verifiedFile(read, { serverId: this.serverId, skillUri: entry.uri, uri: entry.uri, listed, budget: this.settings.maxBytes });
     const { body } = this.verifiedFrontmatter(entry, file, read);
     // The skill keeps its own copy of the entry it was loaded from: a listing the host changes

@@ -22,6 +22,7 @@
  */
 import { ClientError, InvalidArgumentError } from "../util/errors.js";
 import { knownKeys } from "../util/arguments.js";
+import type { PendingInput } from "../pending-input.js";
 import type { Logger } from "../util/logger.js";
 import { quote } from "../util/text.js";
 import { now } from "../util/time.js";
@@ -299,7 +300,7 @@ export class Catalog {
    * the call's timeout). A name this Client never gave, of a server it does not have, or that
    * its server's current list does not hold, is `"unsupported"` at once.
    */
-  async callTool(qualifiedName: string, args?: Record<string, unknown>, options?: CatalogCallOptions): Promise<CallToolResult> {
+  async callTool(qualifiedName: string, args?: Record<string, unknown>, options?: CatalogCallOptions): Promise<CallToolResult | PendingInput> {
     const caller = checkCaller(options?.caller);
     const owner = this.names.owner(qualifiedName);
     if (owner === undefined) throw new ClientError("unsupported", `no tool of the catalog is named ${quote(qualifiedName)}`);
@@ -318,7 +319,8 @@ export class Catalog {
       visibility = this.visibilityOf(serverId, name, qualifiedName) ?? DEFAULT_VISIBILITY;
     }
     if (!visibility.includes(caller)) throw new ToolVisibilityError({ serverId, qualifiedName, toolName: name, caller, visibility });
-    return server.callTool(name, args, withoutCaller(options));
+    // Never a task: the catalog's options have no `task`, and `withoutCaller` keeps none.
+    return server.callTool(name, args, withoutCaller(options)) as Promise<CallToolResult | PendingInput>;
   }
 
   /**

@@ -100,24 +100,24 @@ export async function answerInputRequests(
       setOwn(responses, key, outcome.result);
       continue;
     }
-    const what = `input request "${excerpt(key, 100)}" (${excerpt(request.method, 100)})`;
-    switch (outcome.kind) {
-      case "undeclared":
-        throw new ClientError("protocol", `the server sent ${what}, for a capability this client did not declare`, { serverId: source.serverId, data: request });
-      case "refused":
-        throw new ClientError("input_refused", `${what} was refused: ${outcome.message}`, { serverId: source.serverId, code: outcome.code, data: request });
-      case "handler":
-        throw new ClientError("input_handler", `the handler failed on ${what}: ${outcome.message}`, {
-          serverId: source.serverId,
-          code: outcome.code,
-          data: outcome.data,
-          cause: outcome.cause,
-        });
-      case "invalid":
-        throw new ClientError("input_handler", `the handler's answer to ${what} is invalid: ${outcome.message}`, { serverId: source.serverId });
-      case "aborted":
-        throw new ClientError("cancelled", `the call was cancelled while answering ${what}`, { serverId: source.serverId, cause: outcome.reason });
-    }
+    throw roundFailure(outcome, key, request, source.serverId);
   }
   return responses;
+}
+
+/** What stops a modern call when one input request of its round was not answered (see the top). */
+export function roundFailure(outcome: Exclude<InputOutcome, { kind: "answer" }>, key: string, request: InputRequest, serverId: string): ClientError {
+  const what = `input request "${excerpt(key, 100)}" (${excerpt(request.method, 100)})`;
+  switch (outcome.kind) {
+    case "undeclared":
+      return new ClientError("protocol", `the server sent ${what}, for a capability this client did not declare`, { serverId, data: request });
+    case "refused":
+      return new ClientError("input_refused", `${what} was refused: ${outcome.message}`, { serverId, code: outcome.code, data: request });
+    case "handler":
+      return new ClientError("input_handler", `the handler failed on ${what}: ${outcome.message}`, { serverId, code: outcome.code, data: outcome.data, cause: outcome.cause });
+    case "invalid":
+      return new ClientError("input_handler", `the handler's answer to ${what} is invalid: ${outcome.message}`, { serverId });
+    case "aborted":
+      return new ClientError("cancelled", `the call was cancelled while answering ${what}`, { serverId, cause: outcome.reason });
+  }
 }

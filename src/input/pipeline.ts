@@ -11,13 +11,13 @@ import type { RequestId } from "../util/json.js";
 import { ErrorCode, RpcError } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
 import type { InputBudget } from "./budget.js";
-import { checkElicitation, checkElicitResult } from "./elicitation.js";
+import { checkElicitation, checkElicitResult, type ElicitationRequest } from "./elicitation.js";
 import { type Handler, formContext, inputContext, urlContext } from "./handler.js";
 import type { HandlerTimeouts, SamplingOptions } from "./options.js";
 import { filterRoots } from "./roots.js";
 import { checkSampling, samplingAnswer, samplingResultProblem } from "./sampling.js";
 import { supervise, type SignalSource } from "./supervisor.js";
-import type { CreateMessageResult } from "../protocol/types/index.js";
+import type { CreateMessageParams, CreateMessageResult } from "../protocol/types/index.js";
 import { nextTurn } from "../util/runtime.js";
 
 export type InputMethod = "sampling/createMessage" | "elicitation/create" | "roots/list";
@@ -68,6 +68,14 @@ export type InputOutcome =
   /** The request was withdrawn while the callback ran, which `running` outlasts. */
   | { kind: "aborted"; reason: unknown; running?: Promise<void> };
 
+/** An input request that passed the checks before the callback: what the callback is given. */
+export type VettedInput =
+  | { kind: "vetted"; method: "sampling/createMessage"; params: CreateMessageParams }
+  | { kind: "vetted"; method: "elicitation/create"; request: ElicitationRequest }
+  | { kind: "vetted"; method: "roots/list" };
+
+export type Vetting = VettedInput | { kind: "undeclared"; message: string } | { kind: "refused"; code: number; message: string };
+
 export class InputPipeline {
   constructor(private readonly settings: PipelineSettings) {}
 
@@ -84,62 +92,80 @@ export class InputPipeline {
     return false;
   }
 
-  // Not async: it hands on the promise of the step that runs, rather than wrapping it in another.
-  answer(method: string, params: Record<string, unknown> | undefined, source: InputSource): Promise<InputOutcome> {
-    if (!this.declared(method, source.version)) return Promise.resolve({ kind: "undeclared", message: `the client did not declare the capability for ${method}` });
-    if (!source.budget.take()) {
+  /**
+   * The steps before the callback: capability, then (with `budget`) the input budget, then the
+   * checks of the request's kind. What passes is what the callback is given.
+   */
+  vet(method: string, params: Record<string, unknown> | undefined, source: InputSource, budget: boolean): Vetting {
+    if (!this.declared(method, source.version)) return { kind: "undeclared", message: `the client did not declare the capability for ${method}` };
+    if (budget && !source.budget.take()) {
       const code = method === "sampling/createMessage" ? this.settings.sampling.rejectionCode : BUSY;
-      return Promise.resolve({ kind: "refused", code, message: `too many input requests from server "${source.serverId}"` });
+      return { kind: "refused", code, message: `too many input requests from server "${source.serverId}"` };
     }
     const given = params ?? {};
-    if (method === "sampling/createMessage") return this.sample(given, source);
-    if (method === "elicitation/create") return this.elicit(given, source);
-    return this.roots(source);
-  }
-
-  private async sample(params: Record<string, unknown>, source: InputSource): Promise<InputOutcome> {
-    const checked = checkSampling(params, { options: this.settings.sampling, callsInFlight: source.callsInFlight });
-    if (!checked.ok) return { kind: "refused", ...checked.refusal };
-    const handler = this.settings.handler!;
-    const client = this.settings.clientName;
-    const outcome = await this.run(source, this.settings.handlerTimeout.default, (signals) =>
-      handler.handleSampling!(checked.value, inputContext(client, source, signals)),
-    );
-    if (outcome.kind !== "answer") return outcome;
-    const problem = samplingResultProblem(outcome.result, source.version);
-    if (problem !== undefined) return this.invalid(source, "sampling", problem);
-    return { kind: "answer", result: samplingAnswer(outcome.result as CreateMessageResult, source.version) };
-  }
-
-  private async elicit(params: Record<string, unknown>, source: InputSource): Promise<InputOutcome> {
-    const modes = declaredModes(this.settings.features, source.version);
-    const checked = checkElicitation(params, modes, source.version, source.origin);
-    if (!checked.ok) return { kind: "refused", ...checked.refusal };
-    const request = checked.value;
-    const handler = this.settings.handler!;
-    const client = this.settings.clientName;
-    const outcome = await this.run(source, this.settings.handlerTimeout.elicitation, (signals) =>
-      request.mode === "url"
-        ? handler.handleElicitation!(request.params, urlContext(client, source, signals, request.vetted))
-        : handler.handleElicitation!(request.params, formContext(client, source, signals, request.fields)),
-    );
-    if (outcome.kind !== "answer") return outcome;
-    const answer = checkElicitResult(outcome.result, request, source.version);
-    if (!answer.ok) return this.invalid(source, "elicitation", answer.reason);
-    return { kind: "answer", result: answer.result };
-  }
-
-  private async roots(source: InputSource): Promise<InputOutcome> {
-    const handler = this.settings.handler!;
-    const client = this.settings.clientName;
-    const outcome = await this.run(source, this.settings.handlerTimeout.default, (signals) => handler.listRoots!(inputContext(client, source, signals)));
-    if (outcome.kind !== "answer") return outcome;
-    const filtered = filterRoots(outcome.result);
-    if (!filtered.ok) return this.invalid(source, "roots", filtered.reason);
-    for (const { uri, reason } of filtered.value.dropped) {
-      this.settings.logger.warn(`server "${source.serverId}": a root was not shared (${reason})`, { uri });
+    if (method === "sampling/createMessage") {
+      const checked = checkSampling(given, { options: this.settings.sampling, callsInFlight: source.callsInFlight });
+      return checked.ok ? { kind: "vetted", method, params: checked.value } : { kind: "refused", ...checked.refusal };
     }
-    return { kind: "answer", result: filtered.value.result };
+    if (method === "elicitation/create") {
+      const checked = checkElicitation(given, declaredModes(this.settings.features, source.version), source.version, source.origin);
+      return checked.ok ? { kind: "vetted", method, request: checked.value } : { kind: "refused", ...checked.refusal };
+    }
+    return { kind: "vetted", method: "roots/list" };
+  }
+
+  // Not async: it hands on the promise of the step that runs, rather than wrapping it in another.
+  answer(method: string, params: Record<string, unknown> | undefined, source: InputSource): Promise<InputOutcome> {
+    const vetted = this.vet(method, params, source, true);
+    if (vetted.kind !== "vetted") return Promise.resolve(vetted);
+    return this.callback(vetted, source);
+  }
+
+  /**
+   * The checks after the callback, on the answer a Handler gave, or one a host gives to a parked
+   * round (`client.resume`): the answer to send, or why it may not be sent.
+   */
+  checkAnswer(input: VettedInput, result: unknown, source: InputSource): InputOutcome {
+    switch (input.method) {
+      case "sampling/createMessage": {
+        const problem = samplingResultProblem(result, source.version);
+        if (problem !== undefined) return this.invalid(source, "sampling", problem);
+        return { kind: "answer", result: samplingAnswer(result as CreateMessageResult, source.version) };
+      }
+      case "elicitation/create": {
+        const answer = checkElicitResult(result, input.request, source.version);
+        if (!answer.ok) return this.invalid(source, "elicitation", answer.reason);
+        return { kind: "answer", result: answer.result };
+      }
+      case "roots/list": {
+        const filtered = filterRoots(result);
+        if (!filtered.ok) return this.invalid(source, "roots", filtered.reason);
+        for (const { uri, reason } of filtered.value.dropped) {
+          this.settings.logger.warn(`server "${source.serverId}": a root was not shared (${reason})`, { uri });
+        }
+        return { kind: "answer", result: filtered.value.result };
+      }
+    }
+  }
+
+  private async callback(input: VettedInput, source: InputSource): Promise<InputOutcome> {
+    const handler = this.settings.handler!;
+    const client = this.settings.clientName;
+    let outcome: InputOutcome;
+    if (input.method === "sampling/createMessage") {
+      outcome = await this.run(source, this.settings.handlerTimeout.default, (signals) => handler.handleSampling!(input.params, inputContext(client, source, signals)));
+    } else if (input.method === "elicitation/create") {
+      const request = input.request;
+      outcome = await this.run(source, this.settings.handlerTimeout.elicitation, (signals) =>
+        request.mode === "url"
+          ? handler.handleElicitation!(request.params, urlContext(client, source, signals, request.vetted))
+          : handler.handleElicitation!(request.params, formContext(client, source, signals, request.fields)),
+      );
+    } else {
+      outcome = await this.run(source, this.settings.handlerTimeout.default, (signals) => handler.listRoots!(inputContext(client, source, signals)));
+    }
+    if (outcome.kind !== "answer") return outcome;
+    return this.checkAnswer(input, outcome.result, source);
   }
 
   /** Calls the callback under supervision; it builds its context from the signals given. */

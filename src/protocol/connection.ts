@@ -23,6 +23,7 @@ import { EarlyMessages, type EarlyReceiver } from "./early-messages.js";
 import type { ConnectionHooks, EraCodec } from "./era-codec.js";
 import { LegacyCodec } from "./legacy.js";
 import { unavailableReason, type CallOptions } from "./methods.js";
+import type { ResumedRound } from "./mrtr.js";
 import { ModernCodec } from "./modern.js";
 import { negotiate } from "./negotiate.js";
 import type { ListenFilter, Subscription } from "./subscriptions.js";
@@ -201,12 +202,22 @@ export class Connection implements PeerHandlers, EarlyReceiver {
     return new LegacyCodec(this.peer, { ...negotiated, protocolVersion: version }, { serverId, logger, transport, clientInfo, features, connectTimeout: this.settings.connectTimeout }, this.hooks);
   }
 
-  request(method: string, params: Record<string, unknown> | undefined, options: CallOptions = NO_OPTIONS): Promise<unknown> {
+  request(method: string, params: Record<string, unknown> | undefined, options: CallOptions = NO_OPTIONS, resumed?: ResumedRound): Promise<unknown> {
     const codec = this.codec;
     if (this.current !== "ready" || codec === undefined) return Promise.reject(this.notReady(method));
     const reason = unavailableReason(method, codec.version, codec.negotiated.serverCapabilities);
     if (reason !== undefined) return Promise.reject(new ClientError("unsupported", reason, { serverId: this.settings.serverId }));
-    return codec.request(method, params, options);
+    const refused = options.inputRequired === undefined && resumed === undefined ? undefined : this.refusal(options, resumed);
+    if (refused !== undefined) return Promise.reject(refused);
+    return codec.request(method, params, options, resumed);
+  }
+
+  /** What the era cannot do of what `options` ask (parking input in the legacy era), as the error to raise. */
+  refusal(options: CallOptions, resumed?: ResumedRound): ClientError | undefined {
+    const codec = this.codec;
+    if (codec === undefined) return this.notReady("request");
+    const reason = codec.refusal(resumed === undefined ? options : { ...options, inputRequired: "return" });
+    return reason === undefined ? undefined : new ClientError("usage", reason, { serverId: this.settings.serverId });
   }
 
   /** Tasks in the era's wire form; a `"closed"` error once the connection ends. */

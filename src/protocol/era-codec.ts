@@ -10,7 +10,7 @@ import type { InboundRequest } from "../rpc/inbound-request.js";
 import type { PendingCall, RelatedCall } from "../rpc/pending-call.js";
 import type { EraPolicy } from "../transport/transport.js";
 import type { CallOptions } from "./methods.js";
-import type { InputRequest } from "./mrtr.js";
+import type { InputRequest, ResumedRound } from "./mrtr.js";
 import type { ListenFilter, Subscription } from "./subscriptions.js";
 import type { EraTasks } from "./task-follow.js";
 import type { Implementation, LoggingLevel, ServerCapabilities, Tool } from "./types/index.js";
@@ -57,8 +57,14 @@ export interface EraCodec extends ConnectionFacts {
   readonly tasks: EraTasks;
   /** Normal operation begins (legacy: `notifications/initialized`). */
   start(): void;
-  /** Sends one request under the era's rules; resolves with its raw, complete result. */
-  request(method: string, params: Record<string, unknown> | undefined, options: CallOptions): Promise<unknown>;
+  /**
+   * Sends one request under the era's rules; resolves with its raw, complete result, or with a
+   * `ParkedRound` when the call asked for `inputRequired: "return"` (modern). `resumed` answers
+   * a round parked before.
+   */
+  request(method: string, params: Record<string, unknown> | undefined, options: CallOptions, resumed?: ResumedRound): Promise<unknown>;
+  /** Why the era cannot do what `options` ask before anything is sent, or undefined. */
+  refusal(options: CallOptions): string | undefined;
   /** The client gave up on `call`: tell the server, if the era has a way to. */
   cancel(call: PendingCall, reason: string): void;
   /** A request from the server. */

@@ -85,6 +85,12 @@ export class LegacyCodec implements EraCodec {
     return this.peer.request(method, params, options, isCallMethod(method));
   }
 
+  /** A legacy server's request waits on its connection for the answer: nothing can be parked. */
+  refusal(options: CallOptions): string | undefined {
+    if (options.inputRequired !== "return") return undefined;
+    return `inputRequired: "return" needs the modern era (2026-07-28); this server speaks ${this.version} (legacy era), where a server's request waits on its connection and cannot be parked`;
+  }
+
   /** basic/utilities/cancellation: the receiver is told, unless the request may not be cancelled. */
   cancel(call: PendingCall, reason: string): void {
     if (call.cancellable) this.peer.notify("notifications/cancelled", { requestId: call.id, reason });

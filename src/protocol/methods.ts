@@ -57,10 +57,19 @@ export interface CallOptions extends RequestOptions {
   assigns?: unknown;
   /** Modern era: ask the server for log entries at this level and above for this request. */
   logLevel?: LoggingLevel | undefined;
+  /**
+   * What a call does when the server asks for input (2026-07-28 MRTR): `"handler"` (the default)
+   * answers through the Handler; `"return"` resolves with a `PendingInput` to answer later with
+   * `client.resume`, in this process or another. The legacy era has no such thing: there a
+   * server's request waits on its connection, and `"return"` is a `"usage"` error.
+   */
+  inputRequired?: InputRequiredMode | undefined;
 }
 
+export type InputRequiredMode = "handler" | "return";
+
 export const CALL_OPTION_KEYS: ReadonlySet<string> = new Set([
-  "timeout", "maxTotalTimeout", "signal", "onProgress", "resetTimeoutOnProgress", "assigns", "logLevel",
+  "timeout", "maxTotalTimeout", "signal", "onProgress", "resetTimeoutOnProgress", "assigns", "logLevel", "inputRequired",
 ]);
 
 type CapabilityPath = readonly [keyof ServerCapabilities] | readonly [keyof ServerCapabilities, string];

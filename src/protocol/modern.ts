@@ -21,7 +21,7 @@ import { clientCapabilities, type InputFeatures, type ModernVersion } from "./ve
 import type { ConnectionHooks, EraCodec, Negotiated } from "./era-codec.js";
 import { modernHeaders, Envelope } from "./envelope.js";
 import { isCallMethod, type CallOptions } from "./methods.js";
-import { classifyResult, runWithInput, type AnswerInputs } from "./mrtr.js";
+import { classifyResult, runWithInput, type AnswerInputs, type ParkedRound, type ResumedRound } from "./mrtr.js";
 import { checkListTools, walkPages, type CheckContext } from "./results.js";
 import { Subscriptions, type ListenFilter, type Subscription } from "./subscriptions.js";
 import { ModernTasks } from "./tasks-modern.js";
@@ -110,8 +110,8 @@ export class ModernCodec implements EraCodec {
     // No handshake: the first request is normal operation.
   }
 
-  /** One request, and the MRTR flow when its result asks for input. */
-  request(method: string, params: Record<string, unknown> | undefined, options: CallOptions): Promise<Record<string, unknown>> {
+  /** One request, and the MRTR flow when its result asks for input (parked with `inputRequired: "return"`). */
+  request(method: string, params: Record<string, unknown> | undefined, options: CallOptions, resumed?: ResumedRound): Promise<Record<string, unknown> | ParkedRound> {
     return runWithInput(
       params ?? {},
       {
@@ -121,10 +121,16 @@ export class ModernCodec implements EraCodec {
         signal: options.signal,
         assigns: options.assigns,
         lifetime: this.lifetimeOf,
+        park: options.inputRequired === "return",
+        resumed,
       },
       (sent, signal, total) => this.leg(method, sent, options, signal, total),
       this.answerRound,
     );
+  }
+
+  refusal(): undefined {
+    return undefined;
   }
 
   /** 2026-07-28 cancellation: a notification on stdio; over HTTP closing the stream is the cancel. */

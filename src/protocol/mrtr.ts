@@ -9,6 +9,10 @@
  * between legs does not count against it; `maxTotalTimeout` bounds the whole flow, Handler time
  * included. An abort at any point ends the flow and aborts the Handler's signal.
  *
+ * Parked: with `park`, a round that asks the person (it has `inputRequests`) is not answered
+ * here; the flow ends with a `ParkedRound`, and a later flow (`resumed`) sends its answers,
+ * perhaps from another process. A round with state alone is still waited out here.
+ *
  * `resultType` (2026-07-28 basic/index): missing means "complete" (older servers never send
  * it); "input_required" is allowed only on calls, "task" (the tasks extension) only on
  * `tools/call`, whose caller reads it; any other value is one this client does not know, which
@@ -40,6 +44,28 @@ export interface FlowOptions {
   assigns: unknown;
   /** The connection's life: the flow stops with `"closed"` (or the transport's error) when it ends. */
   lifetime?: (() => AbortSignal) | undefined;
+  /** End with a `ParkedRound` when the server asks for input, rather than answer it here. */
+  park?: boolean | undefined;
+  /** The first leg answers a round parked before: these answers, then rounds from `round` on. */
+  resumed?: ResumedRound | undefined;
+}
+
+/** The answers to a parked round, as its retry carries them. */
+export interface ResumedRound {
+  inputResponses: Record<string, unknown>;
+  requestState: string | undefined;
+  /** Rounds answered before, this one included. */
+  round: number;
+}
+
+/** A round the flow did not answer: what a later flow needs to answer it. */
+export class ParkedRound {
+  constructor(
+    readonly inputRequests: Record<string, InputRequest>,
+    readonly requestState: string | undefined,
+    /** 1 for the call's first round. */
+    readonly round: number,
+  ) {}
 }
 
 /**
@@ -61,10 +87,12 @@ export async function runWithInput(
   options: FlowOptions,
   leg: Leg,
   answer: AnswerInputs,
-): Promise<Record<string, unknown>> {
+): Promise<Record<string, unknown> | ParkedRound> {
   // The start matters only to a total bound: no clock read for a call that has none.
   const started = options.maxTotalTimeout === undefined ? 0 : now();
-  const first = classifyResult(options.method, await leg(params, options.signal, options.maxTotalTimeout));
+  const resumed = options.resumed;
+  const sent = resumed === undefined ? params : { ...params, inputResponses: resumed.inputResponses, requestState: resumed.requestState };
+  const first = classifyResult(options.method, await leg(sent, options.signal, options.maxTotalTimeout));
   if (first.kind === "complete") return first.result;
   return continueWithInput(params, first.result, options, leg, answer, started);
 }
@@ -77,7 +105,7 @@ export async function continueWithInput(
   leg: Leg,
   answer: AnswerInputs,
   started: number,
-): Promise<Record<string, unknown>> {
+): Promise<Record<string, unknown> | ParkedRound> {
   const total = options.maxTotalTimeout;
   const lifetime = options.lifetime?.();
   // With no total bound and one signal that can end the flow (the connection's life, most
@@ -111,15 +139,19 @@ async function rounds(
   leg: Leg,
   answer: AnswerInputs,
   signal: AbortSignal | undefined,
-): Promise<Record<string, unknown>> {
+): Promise<Record<string, unknown> | ParkedRound> {
   let result = first;
   let pause = FIRST_PAUSE_MS;
-  for (let round = 0; ; round++) {
+  for (let round = options.resumed?.round ?? 0; ; round++) {
     const asked = checkInputRequired(result, options.method);
     if (round >= options.maxRounds) {
       throw protocolError(`${options.method} still asked for input after ${options.maxRounds} rounds`, result);
     }
     let inputResponses: Record<string, unknown> | undefined;
+    // An empty round asks the person nothing: it is answered here, as the Handler path does.
+    if (asked.inputRequests !== undefined && options.park === true && Object.keys(asked.inputRequests).length > 0) {
+      return new ParkedRound(asked.inputRequests, asked.requestState, round + 1);
+    }
     if (asked.inputRequests === undefined) {
       // Only state: the server sheds load and asks to come back; wait a little, more each time.
       await delay(pause, signal);
