@@ -14,6 +14,8 @@ import { InvalidArgumentError } from "./util/errors.js";
 import { guardLogger, stderrLogger, type Logger } from "./util/logger.js";
 import type { RateLimit } from "./util/token-bucket.js";
 import type { RestartOptions } from "./restart-policy.js";
+import { memoryStore } from "./stores/memory-store.js";
+import type { Store } from "./stores/store.js";
 
 // Read with the options by those who take a target beside them (the host's configs).
 export type { RemoteTarget, ServerTarget } from "./targets.js";
@@ -50,6 +52,28 @@ export interface ClientOptions {
    * tools for the views alone, which the catalog keeps from models (`visibility`).
    */
   extensions?: Readonly<Record<string, JsonObject>> | undefined;
+  /**
+   * Where this Client claims the PendingInputs it resumes (`client.resume`), so that each is
+   * answered once: by default a memory store of its own. Clients that may resume the same
+   * PendingInput (workers of one host, in one process or many) share one store that makes
+   * `setIfAbsent` atomic across them.
+   */
+  store?: Store | undefined;
+  // ---- what else the client keeps in `store` (era verdicts, catalog lists, kept tasks) ----
+  /**
+   * Keep the catalog's lists in `store` too, so that a fresh Client (another worker) lists a
+   * server only once its cache hint has passed: `true`, or `{ privateLists: true }` when the
+   * store is this user's own. Only lists with a 2026-07-28 cache hint are written (`ttlMs` > 0,
+   * at most a day), under `conduit:catalog:<target hash>:<kind>` for what is left of the hint.
+   * A `cacheScope: "private"` list is written only with `privateLists`: a store shared by
+   * several users would hand one user's private list to another. Off by default.
+   */
+  catalogStore?: boolean | CatalogStoreOptions | undefined;
+}
+
+export interface CatalogStoreOptions {
+  /** The store is this user's own: lists the server marks `cacheScope: "private"` are kept too. */
+  privateLists?: boolean | undefined;
 }
 
 export interface ConnectOptions {
@@ -96,6 +120,9 @@ export interface ResolvedClientOptions extends InputOptions {
   logger: Logger;
   requestTimeout: number;
   extensions: DeclaredExtensions;
+  store: Store;
+  /** Whether the catalog keeps its lists in `store`, and private ones too; undefined when not. */
+  catalogStore: { privateLists: boolean } | undefined;
 }
 
 export const CONNECT_DEFAULTS = {
@@ -108,8 +135,10 @@ export const CONNECT_DEFAULTS = {
 
 const CLIENT_KEYS: ReadonlySet<string> = new Set([
   "name", "version", "title", "handler", "assigns", "logger", "requestTimeout", "maxServerRequests", "handlerTimeout",
-  "inputRateLimit", "logRateLimit", "sampling", "maxInputRounds", "maxQueuedNotifications", "extensions",
+  "inputRateLimit", "logRateLimit", "sampling", "maxInputRounds", "maxQueuedNotifications", "extensions", "store",
+  "catalogStore",
 ]);
+const CATALOG_STORE_KEYS: ReadonlySet<string> = new Set(["privateLists"]);
 const TIMEOUT_KEYS: ReadonlySet<string> = new Set(["default", "elicitation"]);
 const RATE_KEYS: ReadonlySet<string> = new Set(["perSecond", "burst"]);
 const SAMPLING_KEYS: ReadonlySet<string> = new Set(["maxTokens", "context", "allowIdle", "maxToolIterations", "rejectionCode"]);
@@ -132,6 +161,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
   keys("Client option `inputRateLimit`", options.inputRateLimit, RATE_KEYS);
   keys("Client option `logRateLimit`", options.logRateLimit, RATE_KEYS);
   keys("Client option `sampling`", options.sampling, SAMPLING_KEYS);
+  if (typeof options.catalogStore === "object") keys("Client option `catalogStore`", options.catalogStore, CATALOG_STORE_KEYS);
   if (typeof options.name !== "string" || options.name === "") throw new InvalidArgumentError("Client option `name` must be a non-empty string");
   if (typeof options.version !== "string") throw new InvalidArgumentError("Client option `version` must be a string");
   const d = INPUT_DEFAULTS;
@@ -154,7 +184,25 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     maxInputRounds: positiveInteger(option("maxInputRounds"), options.maxInputRounds ?? d.maxInputRounds),
     maxQueuedNotifications: positiveInteger(option("maxQueuedNotifications"), options.maxQueuedNotifications ?? d.maxQueuedNotifications),
     extensions: checkExtensions(options.extensions),
+    store: options.store === undefined ? memoryStore() : checkStore(options.store),
+    catalogStore: catalogStore(options.catalogStore),
   };
+}
+
+function checkStore(store: unknown): Store {
+  const methods = ["get", "set", "delete", "setIfAbsent"] as const;
+  if (typeof store !== "object" || store === null || methods.some((name) => typeof (store as Record<string, unknown>)[name] !== "function")) {
+    throw new InvalidArgumentError("Client option `store` must be a Store (get, set, delete and setIfAbsent)");
+  }
+  return store as Store;
+}
+
+function catalogStore(value: ClientOptions["catalogStore"]): ResolvedClientOptions["catalogStore"] {
+  if (value === undefined || value === false) return undefined;
+  if (value === true) return { privateLists: false };
+  if (typeof value !== "object" || value === null) throw new InvalidArgumentError("Client option `catalogStore` must be a boolean or { privateLists }");
+  if (value.privateLists !== undefined && typeof value.privateLists !== "boolean") throw new InvalidArgumentError("Client option `catalogStore.privateLists` must be a boolean");
+  return { privateLists: value.privateLists === true };
 }
 
 const option = (name: string): string => `Client option \`${name}\``;

@@ -39,6 +39,7 @@ import { LOGGING_LEVELS } from "./protocol/types/index.js";
 import type { Era, ProtocolVersion } from "./protocol/versions.js";
 import type { InputCounters } from "./server-binding.js";
 import { ServerTasks } from "./server-tasks.js";
+import type { KeptTasks } from "./kept-tasks.js";
 import { checkCallOptions, requireRecord, requireString, withoutTask, type ListOptions, type ToolCallOptions } from "./call-options.js";
 import { knownKeys, optional, positiveNumber } from "./util/arguments.js";
 import { now } from "./util/time.js";
@@ -85,6 +86,8 @@ const LISTED_KEYS: Readonly<Record<keyof Listed, true>> = { tools: true, resourc
 export interface CacheableList<T> {
   readonly items: T[];
   readonly ttlMs: number | undefined;
+  /** 2026-07-28: `"private"` when any page was (or named no scope), else `"public"`; undefined in the legacy era. */
+  readonly cacheScope?: "public" | "private" | undefined;
 }
 
 const ZERO_STATS: ServerStats = Object.freeze({ staleResponses: 0, invalidMessages: 0, strayProgress: 0, logsDropped: 0, notificationsDropped: 0, inputsOverBudget: 0, busyRefusals: 0, handlerOverruns: 0 });
@@ -104,6 +107,8 @@ export class ServerHandle implements CheckContext {
     /** The client's logger (guarded): where what reads this server's data (ext/) reports what it dropped. */
     readonly logger: Logger,
     private readonly counters: InputCounters,
+    /** Task handles kept in the client's store. */
+    kept: KeptTasks,
   ) {
     this.tasks = new ServerTasks({
       id,
@@ -112,6 +117,7 @@ export class ServerHandle implements CheckContext {
       connected: (options) => this.connected(options),
       failure: (error) => atBoundary(error, id),
       urlsRequired: (error) => this.urlsRequired(error),
+      kept,
     });
   }
 
@@ -259,6 +265,7 @@ export class ServerHandle implements CheckContext {
   async listCacheable<K extends keyof Listed>(kind: K, options?: ListOptions): Promise<CacheableList<Listed[K]>> {
     if (!Object.hasOwn(LISTED_KEYS, kind)) throw new InvalidArgumentError(`listCacheable lists tools, resources or prompts, not ${String(kind)}`);
     let ttlMs: number | undefined;
+    let cacheScope: "public" | "private" | undefined;
     const pages = {
       tools: (cursor: string | undefined, call: ListOptions | undefined) => this.listToolsPage(cursor, call),
       resources: (cursor: string | undefined, call: ListOptions | undefined) => this.listResourcesPage(cursor, call),
@@ -269,10 +276,12 @@ export class ServerHandle implements CheckContext {
       if (this.connection.era === "modern") {
         const hint = typeof page.ttlMs === "number" && page.ttlMs > 0 ? page.ttlMs : 0;
         ttlMs = ttlMs === undefined ? hint : Math.min(ttlMs, hint);
+        // A page that names no scope is taken as private: sharing it is the step that can hurt.
+        cacheScope = page.cacheScope === "public" && cacheScope !== "private" ? "public" : "private";
       }
       return page[kind] as Listed[K][];
     });
-    return { items, ttlMs };
+    return { items, ttlMs, cacheScope };
   }
 
   /** One page of tools; over modern HTTP without the tools whose `x-mcp-header` annotations are invalid. */
@@ -342,6 +351,16 @@ export class ServerHandle implements CheckContext {
   }
 
   /** The task as the server describes it now (`tasks/get`). */
+  /**
+   * The handle of a task a host kept (`callTool(…, { task: { keep: true } })`), perhaps in
+   * another process, read from the client's `store`: to follow with `awaitTask`, which then
+   * takes a lease so that one worker follows it at a time. `"usage"` when none is kept (or it
+   * ended), or it was kept from another target or era; `"store"` when the store fails.
+   */
+  keptTask(taskId: string): Promise<TaskHandle> {
+    return this.tasks.keptTask(taskId);
+  }
+
   getTask(taskId: string): Promise<TaskHandle> {
     return this.tasks.getTask(taskId);
   }

@@ -33,6 +33,7 @@ import type { CallToolResult, Prompt, Resource, Tool } from "../protocol/types/i
 import { DEFAULT_VISIBILITY, appsToolMeta, type ToolAudience } from "../index.js";
 import { ToolNames } from "./tool-names.js";
 import { ToolVisibilityError, checkCaller, checkView, type ToolView } from "./tool-visibility.js";
+import type { StoredLists } from "./catalog-store.js";
 
 export type CatalogTool = Tool & {
   readonly serverId: string;
@@ -88,6 +89,8 @@ export interface CatalogSource {
   server(serverId: string): ServerHandle | undefined;
   onServerState(listener: (change: ServerStateChange) => void): () => void;
   logger: Logger;
+  /** The lists kept in the client's store (`catalogStore`), and the hash of each server's target. */
+  stored?: { readonly lists: StoredLists; targetOf(serverId: string): string | undefined } | undefined;
 }
 
 /** One list of one server: the listing (shared while it runs) and until when it is good. */
@@ -185,7 +188,10 @@ export class Catalog {
    */
   heard(serverId: string, method: string): void {
     const kind = CHANGED[method];
-    if (kind !== undefined) delete this.cache.get(serverId)?.lists[kind];
+    if (kind === undefined) return;
+    delete this.cache.get(serverId)?.lists[kind];
+    const target = this.source.stored?.targetOf(serverId);
+    if (target !== undefined) this.source.stored!.lists.drop(serverId, target, kind);
   }
 
   private forget(serverId: string): void {
@@ -356,7 +362,7 @@ export class Catalog {
     if (server.era === "modern") entry.watching ??= this.watch(server, entry);
     let cached = entry.lists[kind];
     if (options.refresh === true || cached === undefined || now() >= cached.expiresAt) {
-      const made: Cached = { listing: server.listCacheable(kind), expiresAt: Infinity };
+      const made: Cached = { listing: this.listing(server, kind, options), expiresAt: Infinity };
       entry.lists[kind] = cached = made;
       made.listing.then(
         ({ items, ttlMs }) => {
@@ -377,6 +383,25 @@ export class Catalog {
       this.source.logger.warn(`the catalog left out the ${kind} of server "${serverId}": ${(error as Error).message}`);
       return { serverId, items: NONE, restarting: false };
     }
+  }
+
+  /**
+   * A server's list: from the client's store while another worker's listing is fresh there (a
+   * modern server's, unless the host asks afresh), else from the server, kept in the store when
+   * it came with a hint.
+   */
+  private async listing(server: ServerHandle, kind: Kind, options: CatalogOptions): Promise<CacheableList<unknown>> {
+    const stored = this.source.stored;
+    const target = stored?.targetOf(server.id);
+    if (stored === undefined || target === undefined || server.era !== "modern") return server.listCacheable(kind);
+    if (options.refresh !== true) {
+      const kept = await stored.lists.read(server.id, target, kind);
+      if (kept !== undefined) return kept;
+    }
+    const listedAt = Date.now();
+    const list = await server.listCacheable(kind);
+    stored.lists.write(server.id, target, kind, list, listedAt);
+    return list;
   }
 
   /**
