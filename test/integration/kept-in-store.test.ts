@@ -140,13 +140,14 @@ describe("the catalog's lists in the store (catalogStore)", () => {
 
   it("does not share a private list by default; does when the store is the user's own", async () => {
     const srv = await modernServer({ ttlMs: 3_600_000, cacheScope: "private" });
-    const shared = memoryStore();
+    const shared = recordingStore();
     for (const _ of [1, 2]) {
       const c = client(shared, capturingLogger(), { catalogStore: true });
       await c.connect("s", { url: srv.url });
       await c.tools();
     }
     expect(count(srv, "tools/list")).toBe(2);
+    expect(shared.written.filter((key) => key.startsWith("conduit:catalog:"))).toEqual([]);
     const own = memoryStore();
     for (const _ of [1, 2]) {
       const c = client(own, capturingLogger(), { catalogStore: { privateLists: true } });
