@@ -21,7 +21,7 @@ import { isObject } from "../util/json.js";
 import type { Logger } from "../util/logger.js";
 import { storeCall } from "../util/store-bound.js";
 import type { Store } from "../stores/store.js";
-import type { CacheableList } from "../server.js";
+import type { CacheableList, ServerHandle } from "../server.js";
 
 export type ListKind = "tools" | "resources" | "prompts";
 
@@ -42,6 +42,24 @@ export interface StoredListsOptions {
 
 export class StoredLists {
   constructor(private readonly options: StoredListsOptions) {}
+
+  /**
+   * A modern server's list: from the store while another worker's listing is fresh there (unless
+   * the host asks afresh), else from the server, kept in the store when it came with a hint.
+   * `unhinted`, the connection's own: kinds it listed without a hint, which it lists on every
+   * use, so that a store read before each would be a second round trip each time.
+   */
+  async list(server: ServerHandle, target: string, kind: ListKind, refresh: boolean, unhinted: Set<ListKind>): Promise<CacheableList<unknown>> {
+    if (!refresh && !unhinted.has(kind)) {
+      const kept = await this.read(server.id, target, kind);
+      if (kept !== undefined) return kept;
+    }
+    const listedAt = Date.now();
+    const list = await server.listCacheable(kind);
+    if (list.ttlMs !== undefined && list.ttlMs > 0) this.write(server.id, target, kind, list, listedAt);
+    else unhinted.add(kind);
+    return list;
+  }
 
   /** A list another worker (or this one) kept for `target`, with what is left of its hint; undefined when none is usable. */
   async read(serverId: string, target: string, kind: ListKind): Promise<CacheableList<unknown> | undefined> {

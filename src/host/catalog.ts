@@ -7,7 +7,9 @@
  * `notifications/*\/list_changed` unasked; of a modern one the catalog asks them with `watch`),
  * when a 2026-07-28 list's cache hint (`ttlMs`) has passed, when the server's connection ends or
  * is restarted, or on request (`refresh`). A lazy server is connected by its first listing. While
- * a server is being restarted its tools are the ones it listed last, marked `restarting`.
+ * a server is being restarted its tools are the ones it listed last, marked `restarting`. With
+ * `catalogStore`, lists with a hint are also kept in the client's store for other workers
+ * (`catalog-store.ts`).
  *
  * `callTool` lists only a server whose tools the catalog never had (who may call a tool is in
  * that list), and only until one listing succeeded: a name is read (or looked up among the hashed
@@ -107,6 +109,8 @@ interface ServerEntry {
   readonly lists: Partial<Record<Kind, Cached>>;
   /** Modern era: the subscription to list changes the catalog opened (once per connection). */
   watching?: Promise<Subscription | undefined>;
+  /** Lists this connection gave without a cache hint: none is looked for in the store again. */
+  unhinted?: Set<Kind>;
 }
 
 /** One server's part of a gathering. */
@@ -189,7 +193,10 @@ export class Catalog {
   heard(serverId: string, method: string): void {
     const kind = CHANGED[method];
     if (kind === undefined) return;
-    delete this.cache.get(serverId)?.lists[kind];
+    const lists = this.cache.get(serverId)?.lists;
+    if (lists?.[kind] === undefined) return;
+    delete lists[kind];
+    // Once per list the catalog had, not per notification: a storm of them is one delete.
     const target = this.source.stored?.targetOf(serverId);
     if (target !== undefined) this.source.stored!.lists.drop(serverId, target, kind);
   }
@@ -362,7 +369,7 @@ export class Catalog {
     if (server.era === "modern") entry.watching ??= this.watch(server, entry);
     let cached = entry.lists[kind];
     if (options.refresh === true || cached === undefined || now() >= cached.expiresAt) {
-      const made: Cached = { listing: this.listing(server, kind, options), expiresAt: Infinity };
+      const made: Cached = { listing: this.listing(server, kind, options, entry), expiresAt: Infinity };
       entry.lists[kind] = cached = made;
       made.listing.then(
         ({ items, ttlMs }) => {
@@ -385,23 +392,12 @@ export class Catalog {
     }
   }
 
-  /**
-   * A server's list: from the client's store while another worker's listing is fresh there (a
-   * modern server's, unless the host asks afresh), else from the server, kept in the store when
-   * it came with a hint.
-   */
-  private async listing(server: ServerHandle, kind: Kind, options: CatalogOptions): Promise<CacheableList<unknown>> {
+  /** A server's list: through the client's store when the host keeps the lists there (`catalog-store.ts`). */
+  private listing(server: ServerHandle, kind: Kind, options: CatalogOptions, entry: ServerEntry): Promise<CacheableList<unknown>> {
     const stored = this.source.stored;
     const target = stored?.targetOf(server.id);
     if (stored === undefined || target === undefined || server.era !== "modern") return server.listCacheable(kind);
-    if (options.refresh !== true) {
-      const kept = await stored.lists.read(server.id, target, kind);
-      if (kept !== undefined) return kept;
-    }
-    const listedAt = Date.now();
-    const list = await server.listCacheable(kind);
-    stored.lists.write(server.id, target, kind, list, listedAt);
-    return list;
+    return stored.lists.list(server, target, kind, options.refresh === true, (entry.unhinted ??= new Set()));
   }
 
   /**

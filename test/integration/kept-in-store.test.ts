@@ -14,14 +14,18 @@ import type { JsonObject, RpcMessage } from "../helpers/raw-stdio.js";
 
 afterEach(() => vi.useRealTimers());
 
-/** A memory store whose keys written are recorded. */
-function recordingStore(): Store & { written: string[]; inner: Store } {
+/** A memory store whose keys written and read are recorded. */
+function recordingStore(): Store & { written: string[]; read: string[] } {
   const inner = memoryStore();
   const written: string[] = [];
+  const read: string[] = [];
   return {
-    inner,
     written,
-    get: (key) => inner.get(key),
+    read,
+    get: (key) => {
+      read.push(key);
+      return inner.get(key);
+    },
     set: (key, value, options) => {
       written.push(key);
       return inner.set(key, value, options);
@@ -125,7 +129,7 @@ describe("the catalog's lists in the store (catalogStore)", () => {
     expect(count(srv, "tools/list")).toBe(2);
   });
 
-  it("writes nothing without the option, and nothing for a list without a hint", async () => {
+  it("writes nothing without the option, nothing for a list without a hint, and looks for none again on that connection", async () => {
     const hinted = await modernServer({ ttlMs: 60_000, cacheScope: "public" });
     const store = recordingStore();
     const plain = client(store);
@@ -135,7 +139,10 @@ describe("the catalog's lists in the store (catalogStore)", () => {
     const opted = client(store, capturingLogger(), { catalogStore: true });
     await opted.connect("s", { url: unhinted.url });
     await opted.tools();
+    await opted.tools();
+    expect(count(unhinted, "tools/list")).toBe(2);
     expect(store.written.filter((key) => key.startsWith("conduit:catalog:"))).toEqual([]);
+    expect(store.read.filter((key) => key.startsWith("conduit:catalog:"))).toEqual([`conduit:catalog:${targetKey({ url: unhinted.url })}:tools`]);
   });
 
   it("does not share a private list by default; does when the store is the user's own", async () => {
