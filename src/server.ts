@@ -350,7 +350,6 @@ export class ServerHandle implements CheckContext {
     return this.tasks.awaitTask(task, options);
   }
 
-  /** The task as the server describes it now (`tasks/get`). */
   /**
    * The handle of a task a host kept (`callTool(…, { task: { keep: true } })`), perhaps in
    * another process, read from the client's `store`: to follow with `awaitTask`, which then
@@ -361,6 +360,7 @@ export class ServerHandle implements CheckContext {
     return this.tasks.keptTask(taskId);
   }
 
+  /** The task as the server describes it now (`tasks/get`). */
   getTask(taskId: string): Promise<TaskHandle> {
     return this.tasks.getTask(taskId);
   }
