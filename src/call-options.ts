@@ -41,7 +41,7 @@ export interface ToolCallOptions extends CallOptions {
 }
 
 const AWAIT_OPTION_KEYS: ReadonlySet<string> = new Set(["signal", "timeout", "assigns", "onStatus"]);
-const TASK_REQUEST_KEYS: ReadonlySet<string> = new Set(["ttlMs"]);
+const TASK_REQUEST_KEYS: ReadonlySet<string> = new Set(["ttlMs", "keep"]);
 
 export function checkCallOptions(options: CallOptions): void {
   if (typeof options !== "object" || options === null) throw new InvalidArgumentError("call options must be an object");
@@ -63,12 +63,14 @@ export function checkAwaitOptions(options: AwaitTaskOptions): void {
   if (options.onStatus !== undefined && typeof options.onStatus !== "function") throw new InvalidArgumentError("onStatus must be a function");
 }
 
-/** `task: true` or `{ ttlMs }`. */
+/** `task: true` or `{ ttlMs, keep }`. */
 export function checkTaskRequest(task: unknown): asserts task is TaskRequest {
   if (task === true) return;
-  if (typeof task !== "object" || task === null || Array.isArray(task)) throw new InvalidArgumentError("task must be true or { ttlMs }");
+  if (typeof task !== "object" || task === null || Array.isArray(task)) throw new InvalidArgumentError("task must be true or { ttlMs, keep }");
   knownKeys("task", task, TASK_REQUEST_KEYS);
   optional(positiveNumber, "ttlMs", (task as { ttlMs?: unknown }).ttlMs);
+  const keep = (task as { keep?: unknown }).keep;
+  if (keep !== undefined && typeof keep !== "boolean") throw new InvalidArgumentError("task.keep must be a boolean");
 }
 
 export function requireTaskId(taskId: unknown): asserts taskId is string {

@@ -34,6 +34,11 @@ import { DeadlineQueue } from "./rpc/deadline.js";
 import { ClientError, InvalidArgumentError, atBoundary } from "./util/errors.js";
 import { checkPendingInput, type PendingInput } from "./pending-input.js";
 import type { ResumeOptions, ResumeResult } from "./server-input.js";
+// What the client keeps in its `store` for other workers (era verdicts, catalog lists, kept tasks).
+import { EraVerdicts } from "./era-store.js";
+import { StoredLists } from "./host/catalog-store.js";
+import { KeptTasks } from "./kept-tasks.js";
+import type { TaskHandle } from "./protocol/types/index.js";
 
 export interface ServerNotification {
   serverId: string;
@@ -64,9 +69,16 @@ export class Client {
   private readonly unfinished = new Set<Connection>();
   /** The client as its connections see it; made once, shared by all. */
   private readonly side: ClientSide;
+  // ---- kept in the store: see era-store.ts, host/catalog-store.ts, kept-tasks.ts ----
+  /** The era memory and, when the host gave a store, that store behind it. */
+  private readonly verdicts: EraVerdicts;
+  /** The hash of each handle's target: the key of what the store keeps for it. */
+  private readonly targets = new WeakMap<ServerHandle, string>();
 
   constructor(options: ClientOptions) {
     this.options = resolveClientOptions(options);
+    // The default store is this client's memory: the verdicts stay in the bounded memory alone.
+    this.verdicts = new EraVerdicts(this.eras, options.store === undefined ? undefined : this.options.store, this.options.logger);
     this.features = featuresOf(this.options);
     this.pipeline = new InputPipeline({
       handler: this.options.handler,
@@ -177,6 +189,7 @@ export class Client {
       server: (serverId) => this.server(serverId),
       onServerState: (listener) => this.onServerState(listener),
       logger: this.options.logger,
+      stored: this.storedLists(),
     });
     return this.catalogMade;
   }
@@ -236,7 +249,7 @@ export class Client {
         return new Connection(transport, { remembered: this.eras.get(key), signal, ...settings }, binding);
       },
       opened: (connection) => {
-        if (pin === undefined) this.eras.set(key, connection.era);
+        if (pin === undefined) this.verdicts.learn(key, connection.era);
       },
       failed: (connection) => {
         if (connection.unfinished) {
@@ -244,14 +257,20 @@ export class Client {
           void connection.ended.then(() => this.unfinished.delete(connection));
         }
         // Whatever was learnt of the target before may be why this failed: the next connect probes.
-        this.eras.delete(key);
+        this.verdicts.forget(key);
       },
     };
     const life = new ServerLife(serverId, maker, policy, this.announce, () => this.forget(serverId, handle), this.options.logger, this.options.requestTimeout, options.lazy === true);
-    const handle: ServerHandle = new ServerHandle(serverId, life, this.options.logger, binding, this.options.store);
+    const handle: ServerHandle = new ServerHandle(serverId, life, this.options.logger, binding, this.options.store, new KeptTasks(this.options.store, this.options.logger, serverId, key));
+    this.targets.set(handle, key);
     this.registry.set(serverId, handle);
+    // Another worker's verdict, if the store has one (a shortcut: a failure costs a probe).
+    const recalled = pin === undefined ? this.verdicts.recall(key) : undefined;
     if (options.lazy !== true) {
       try {
+        await recalled;
+        // A close may have come while the store answered: nothing is started for it.
+        if (this.closing !== undefined) throw new ClientError("closed", "the client was closed while connecting", { serverId });
         await life.start(options.signal);
       } catch (error) {
         throw atBoundary(error, serverId);
@@ -259,6 +278,30 @@ export class Client {
     }
     this.given.add(handle);
     return handle;
+  }
+
+  /**
+   * The handle of a task kept with `callTool(…, { task: { keep: true } })` by this or another
+   * Client sharing its `store`, to follow with `awaitTask` on the server of that id (see
+   * `ServerHandle.keptTask`). `"usage"` when no server of that id is connected here.
+   */
+  async keptTask(serverId: string, taskId: string): Promise<TaskHandle> {
+    const server = this.server(serverId);
+    if (server === undefined) throw new ClientError("usage", `no server "${serverId}" is connected to this client, so its kept task ${JSON.stringify(taskId)} cannot be followed here`, { serverId });
+    return server.keptTask(taskId);
+  }
+
+  /** The catalog's lists in the store, when the host asked (`catalogStore`). */
+  private storedLists(): { lists: StoredLists; targetOf(serverId: string): string | undefined } | undefined {
+    const wanted = this.options.catalogStore;
+    if (wanted === undefined) return undefined;
+    const lists = new StoredLists({ store: this.options.store, logger: this.options.logger, privateLists: wanted.privateLists });
+    return { lists, targetOf: (serverId) => this.targetOf(serverId) };
+  }
+
+  private targetOf(serverId: string): string | undefined {
+    const handle = this.registry.get(serverId);
+    return handle === undefined ? undefined : this.targets.get(handle);
   }
 
   /**

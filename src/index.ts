@@ -13,7 +13,7 @@ export {
 } from "./server.js";
 export type { RestartOptions } from "./restart-policy.js";
 export { isTask } from "./protocol/tasks.js";
-export type { ClientOptions, ConnectOptions } from "./options.js";
+export type { CatalogStoreOptions, ClientOptions, ConnectOptions } from "./options.js";
 export type { ServerTarget, RemoteTarget } from "./options.js";
 export type { Store, StoreSetOptions } from "./stores/store.js";
 export {

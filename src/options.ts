@@ -59,6 +59,21 @@ export interface ClientOptions {
    * `setIfAbsent` atomic across them.
    */
   store?: Store | undefined;
+  // ---- what else the client keeps in `store` (era verdicts, catalog lists, kept tasks) ----
+  /**
+   * Keep the catalog's lists in `store` too, so that a fresh Client (another worker) lists a
+   * server only once its cache hint has passed: `true`, or `{ privateLists: true }` when the
+   * store is this user's own. Only lists with a 2026-07-28 cache hint are written (`ttlMs` > 0,
+   * at most a day), under `conduit:catalog:<target hash>:<kind>` for what is left of the hint.
+   * A `cacheScope: "private"` list is written only with `privateLists`: a store shared by
+   * several users would hand one user's private list to another. Off by default.
+   */
+  catalogStore?: boolean | CatalogStoreOptions | undefined;
+}
+
+export interface CatalogStoreOptions {
+  /** The store is this user's own: lists the server marks `cacheScope: "private"` are kept too. */
+  privateLists?: boolean | undefined;
 }
 
 export interface ConnectOptions {
@@ -106,6 +121,8 @@ export interface ResolvedClientOptions extends InputOptions {
   requestTimeout: number;
   extensions: DeclaredExtensions;
   store: Store;
+  /** Whether the catalog keeps its lists in `store`, and private ones too; undefined when not. */
+  catalogStore: { privateLists: boolean } | undefined;
 }
 
 export const CONNECT_DEFAULTS = {
@@ -119,7 +136,9 @@ export const CONNECT_DEFAULTS = {
 const CLIENT_KEYS: ReadonlySet<string> = new Set([
   "name", "version", "title", "handler", "assigns", "logger", "requestTimeout", "maxServerRequests", "handlerTimeout",
   "inputRateLimit", "logRateLimit", "sampling", "maxInputRounds", "maxQueuedNotifications", "extensions", "store",
+  "catalogStore",
 ]);
+const CATALOG_STORE_KEYS: ReadonlySet<string> = new Set(["privateLists"]);
 const TIMEOUT_KEYS: ReadonlySet<string> = new Set(["default", "elicitation"]);
 const RATE_KEYS: ReadonlySet<string> = new Set(["perSecond", "burst"]);
 const SAMPLING_KEYS: ReadonlySet<string> = new Set(["maxTokens", "context", "allowIdle", "maxToolIterations", "rejectionCode"]);
@@ -142,6 +161,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
   keys("Client option `inputRateLimit`", options.inputRateLimit, RATE_KEYS);
   keys("Client option `logRateLimit`", options.logRateLimit, RATE_KEYS);
   keys("Client option `sampling`", options.sampling, SAMPLING_KEYS);
+  if (typeof options.catalogStore === "object") keys("Client option `catalogStore`", options.catalogStore, CATALOG_STORE_KEYS);
   if (typeof options.name !== "string" || options.name === "") throw new InvalidArgumentError("Client option `name` must be a non-empty string");
   if (typeof options.version !== "string") throw new InvalidArgumentError("Client option `version` must be a string");
   const d = INPUT_DEFAULTS;
@@ -165,6 +185,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     maxQueuedNotifications: positiveInteger(option("maxQueuedNotifications"), options.maxQueuedNotifications ?? d.maxQueuedNotifications),
     extensions: checkExtensions(options.extensions),
     store: options.store === undefined ? memoryStore() : checkStore(options.store),
+    catalogStore: catalogStore(options.catalogStore),
   };
 }
 
@@ -174,6 +195,14 @@ function checkStore(store: unknown): Store {
     throw new InvalidArgumentError("Client option `store` must be a Store (get, set, delete and setIfAbsent)");
   }
   return store as Store;
+}
+
+function catalogStore(value: ClientOptions["catalogStore"]): ResolvedClientOptions["catalogStore"] {
+  if (value === undefined || value === false) return undefined;
+  if (value === true) return { privateLists: false };
+  if (typeof value !== "object" || value === null) throw new InvalidArgumentError("Client option `catalogStore` must be a boolean or { privateLists }");
+  if (value.privateLists !== undefined && typeof value.privateLists !== "boolean") throw new InvalidArgumentError("Client option `catalogStore.privateLists` must be a boolean");
+  return { privateLists: value.privateLists === true };
 }
 
 const option = (name: string): string => `Client option \`${name}\``;

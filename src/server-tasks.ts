@@ -24,6 +24,7 @@ import { callHost, type Logger } from "./util/logger.js";
 import { now } from "./util/time.js";
 import { ParkedRound } from "./protocol/mrtr.js";
 import { pendingDeadline, type PendingInput } from "./pending-input.js";
+import type { KeptTasks } from "./kept-tasks.js";
 
 /** What the tasks borrow from their handle. */
 export interface TaskHost {
@@ -39,6 +40,8 @@ export interface TaskHost {
   urlsRequired(error: unknown): unknown;
   /** The round a call parked (`inputRequired: "return"`), as its PendingInput. */
   park(connection: Connection, params: Record<string, unknown>, parked: ParkedRound, deadline: number): PendingInput;
+  /** Task handles kept in the client's store (`task: { keep: true }`, `keptTask`). */
+  readonly kept: KeptTasks;
 }
 
 export class ServerTasks {
@@ -65,7 +68,10 @@ export class ServerTasks {
       if (raw instanceof ParkedRound) return this.host.park(connection, sent, raw, pendingDeadline(startedAt, given.maxTotalTimeout));
       const created = isObject(raw) ? tasks.created(raw, ask !== undefined) : undefined;
       if (created === undefined) return checkCallTool(raw, this.host.checks);
-      if (wanted !== undefined) return created.handle;
+      if (wanted !== undefined) {
+        if (wanted !== true && wanted.keep === true) await this.keep(created.handle, connection);
+        return created.handle;
+      }
       if (onTask !== undefined) callHost(this.host.logger, "onTask", onTask, created.handle);
       const follow: FollowOptions = { signal: call.signal, assigns: call.assigns, ...unaskedBound(given, now() - started) };
       return checkCallTool(await connection.followTask(created, follow), this.host.checks);
@@ -77,11 +83,49 @@ export class ServerTasks {
   async awaitTask(task: TaskHandle | string, options: AwaitTaskOptions): Promise<CallToolResult> {
     const start = this.start(task);
     checkAwaitOptions(options);
+    const kept = typeof start !== "string" && this.host.kept.isKept(start.handle);
     try {
       const { connection } = await this.host.connected({ signal: options.signal, timeout: options.timeout });
+      if (kept) return await this.followKept(connection, start, options);
       return checkCallTool(await connection.followTask(start, options), this.host.checks);
     } catch (error) {
       throw this.host.failure(error);
+    }
+  }
+
+  /** The handle of a task a host asked to keep, read from the client's store (see `kept-tasks.ts`). */
+  async keptTask(taskId: string): Promise<TaskHandle> {
+    requireTaskId(taskId);
+    try {
+      const { connection } = await this.host.connected(undefined);
+      return await this.host.kept.pickUp(taskId, connection.era);
+    } catch (error) {
+      throw this.host.failure(error);
+    }
+  }
+
+  private async keep(handle: TaskHandle, connection: Connection): Promise<void> {
+    try {
+      await this.host.kept.keep(handle, connection.era, connection.version);
+    } catch (error) {
+      // The task runs on at the server: its handle goes with the error, to follow or cancel.
+      throw new ClientError("store", `task ${handle.taskId} was made, but keeping its handle failed: ${(error as Error).message}`, { serverId: this.host.id, cause: error, data: handle });
+    }
+  }
+
+  /** Follows a kept task under its lease; the task's end (a result, a failure, a cancel) deletes it from the store. */
+  private async followKept(connection: Connection, start: TaskSnapshot, options: AwaitTaskOptions): Promise<CallToolResult> {
+    const taskId = start.handle.taskId;
+    const lease = await this.host.kept.lease(taskId);
+    try {
+      const result = checkCallTool(await connection.followTask(start, options), this.host.checks);
+      await this.host.kept.ended(taskId);
+      return result;
+    } catch (error) {
+      if (error instanceof ClientError && (error.kind === "task_failed" || error.kind === "cancelled")) await this.host.kept.ended(taskId);
+      throw error;
+    } finally {
+      await lease.release();
     }
   }
 

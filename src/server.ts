@@ -44,6 +44,7 @@ import { ParkedRound } from "./protocol/mrtr.js";
 import { isCallMethod } from "./protocol/methods.js";
 import { pendingDeadline, type PendingInput } from "./pending-input.js";
 import type { Store } from "./stores/store.js";
+import type { KeptTasks } from "./kept-tasks.js";
 import { checkCallOptions, requireRecord, requireString, withoutTask, type ListOptions, type ToolCallOptions } from "./call-options.js";
 import { knownKeys, optional, positiveNumber } from "./util/arguments.js";
 import { now } from "./util/time.js";
@@ -90,6 +91,8 @@ const LISTED_KEYS: Readonly<Record<keyof Listed, true>> = { tools: true, resourc
 export interface CacheableList<T> {
   readonly items: T[];
   readonly ttlMs: number | undefined;
+  /** 2026-07-28: `"private"` when any page was (or named no scope), else `"public"`; undefined in the legacy era. */
+  readonly cacheScope?: "public" | "private" | undefined;
 }
 
 const ZERO_STATS: ServerStats = Object.freeze({ staleResponses: 0, invalidMessages: 0, strayProgress: 0, logsDropped: 0, notificationsDropped: 0, inputsOverBudget: 0, busyRefusals: 0, handlerOverruns: 0 });
@@ -113,6 +116,8 @@ export class ServerHandle implements CheckContext {
     private readonly counters: InputCounters & InputParking,
     /** The client's store, where a resumed PendingInput is claimed. */
     private readonly store: Store,
+    /** Task handles kept in the client's store. */
+    kept: KeptTasks,
   ) {
     this.tasks = new ServerTasks({
       id,
@@ -122,6 +127,7 @@ export class ServerHandle implements CheckContext {
       failure: (error) => atBoundary(error, id),
       urlsRequired: (error) => this.urlsRequired(error),
       park: (connection, params, parked, deadline) => this.input.park(connection, "tools/call", params, parked, deadline),
+      kept,
     });
   }
 
@@ -290,6 +296,7 @@ export class ServerHandle implements CheckContext {
   async listCacheable<K extends keyof Listed>(kind: K, options?: ListOptions): Promise<CacheableList<Listed[K]>> {
     if (!Object.hasOwn(LISTED_KEYS, kind)) throw new InvalidArgumentError(`listCacheable lists tools, resources or prompts, not ${String(kind)}`);
     let ttlMs: number | undefined;
+    let cacheScope: "public" | "private" | undefined;
     const pages = {
       tools: (cursor: string | undefined, call: ListOptions | undefined) => this.listToolsPage(cursor, call),
       resources: (cursor: string | undefined, call: ListOptions | undefined) => this.listResourcesPage(cursor, call),
@@ -300,10 +307,12 @@ export class ServerHandle implements CheckContext {
       if (this.connection.era === "modern") {
         const hint = typeof page.ttlMs === "number" && page.ttlMs > 0 ? page.ttlMs : 0;
         ttlMs = ttlMs === undefined ? hint : Math.min(ttlMs, hint);
+        // A page that names no scope is taken as private: sharing it is the step that can hurt.
+        cacheScope = page.cacheScope === "public" && cacheScope !== "private" ? "public" : "private";
       }
       return page[kind] as Listed[K][];
     });
-    return { items, ttlMs };
+    return { items, ttlMs, cacheScope };
   }
 
   /** One page of tools; over modern HTTP without the tools whose `x-mcp-header` annotations are invalid. */
@@ -373,6 +382,16 @@ export class ServerHandle implements CheckContext {
    */
   awaitTask(task: TaskHandle | string, options: AwaitTaskOptions = {}): Promise<CallToolResult> {
     return this.tasks.awaitTask(task, options);
+  }
+
+  /**
+   * The handle of a task a host kept (`callTool(…, { task: { keep: true } })`), perhaps in
+   * another process, read from the client's `store`: to follow with `awaitTask`, which then
+   * takes a lease so that one worker follows it at a time. `"usage"` when none is kept (or it
+   * ended), or it was kept from another target or era; `"store"` when the store fails.
+   */
+  keptTask(taskId: string): Promise<TaskHandle> {
+    return this.tasks.keptTask(taskId);
   }
 
   /** The task as the server describes it now (`tasks/get`). */

@@ -7,7 +7,9 @@
  * `notifications/*\/list_changed` unasked; of a modern one the catalog asks them with `watch`),
  * when a 2026-07-28 list's cache hint (`ttlMs`) has passed, when the server's connection ends or
  * is restarted, or on request (`refresh`). A lazy server is connected by its first listing. While
- * a server is being restarted its tools are the ones it listed last, marked `restarting`.
+ * a server is being restarted its tools are the ones it listed last, marked `restarting`. With
+ * `catalogStore`, lists with a hint are also kept in the client's store for other workers
+ * (`catalog-store.ts`).
  *
  * `callTool` lists only a server whose tools the catalog never had (who may call a tool is in
  * that list), and only until one listing succeeded: a name is read (or looked up among the hashed
@@ -35,6 +37,7 @@ import { DEFAULT_VISIBILITY, appsToolMeta, type ToolAudience } from "../index.js
 import { ToolNames } from "./tool-names.js";
 import { indexPart, rank, searchArguments, type PartIndex, type ToolSearchHit } from "./tool-search.js";
 import { ToolVisibilityError, checkCaller, checkView, type ToolView } from "./tool-visibility.js";
+import type { StoredLists } from "./catalog-store.js";
 
 export type CatalogTool = Tool & {
   readonly serverId: string;
@@ -95,6 +98,8 @@ export interface CatalogSource {
   server(serverId: string): ServerHandle | undefined;
   onServerState(listener: (change: ServerStateChange) => void): () => void;
   logger: Logger;
+  /** The lists kept in the client's store (`catalogStore`), and the hash of each server's target. */
+  stored?: { readonly lists: StoredLists; targetOf(serverId: string): string | undefined } | undefined;
 }
 
 /** One list of one server: the listing (shared while it runs) and until when it is good. */
@@ -111,6 +116,8 @@ interface ServerEntry {
   readonly lists: Partial<Record<Kind, Cached>>;
   /** Modern era: the subscription to list changes the catalog opened (once per connection). */
   watching?: Promise<Subscription | undefined>;
+  /** Lists this connection gave without a cache hint: none is looked for in the store again. */
+  unhinted?: Set<Kind>;
 }
 
 /** One server's part of a gathering. */
@@ -193,7 +200,13 @@ export class Catalog {
    */
   heard(serverId: string, method: string): void {
     const kind = CHANGED[method];
-    if (kind !== undefined) delete this.cache.get(serverId)?.lists[kind];
+    if (kind === undefined) return;
+    const lists = this.cache.get(serverId)?.lists;
+    if (lists?.[kind] === undefined) return;
+    delete lists[kind];
+    // Once per list the catalog had, not per notification: a storm of them is one delete.
+    const target = this.source.stored?.targetOf(serverId);
+    if (target !== undefined) this.source.stored!.lists.drop(serverId, target, kind);
   }
 
   private forget(serverId: string): void {
@@ -390,7 +403,7 @@ export class Catalog {
     if (server.era === "modern") entry.watching ??= this.watch(server, entry);
     let cached = entry.lists[kind];
     if (options.refresh === true || cached === undefined || now() >= cached.expiresAt) {
-      const made: Cached = { listing: server.listCacheable(kind), expiresAt: Infinity };
+      const made: Cached = { listing: this.listing(server, kind, options, entry), expiresAt: Infinity };
       entry.lists[kind] = cached = made;
       made.listing.then(
         ({ items, ttlMs }) => {
@@ -411,6 +424,14 @@ export class Catalog {
       this.source.logger.warn(`the catalog left out the ${kind} of server "${serverId}": ${(error as Error).message}`);
       return { serverId, items: NONE, restarting: false };
     }
+  }
+
+  /** A server's list: through the client's store when the host keeps the lists there (`catalog-store.ts`). */
+  private listing(server: ServerHandle, kind: Kind, options: CatalogOptions, entry: ServerEntry): Promise<CacheableList<unknown>> {
+    const stored = this.source.stored;
+    const target = stored?.targetOf(server.id);
+    if (stored === undefined || target === undefined || server.era !== "modern") return server.listCacheable(kind);
+    return stored.lists.list(server, target, kind, options.refresh === true, (entry.unhinted ??= new Set()));
   }
 
   /**

@@ -25,5 +25,8 @@ export interface TaskHandle {
   readonly immediateResponse?: string | undefined;
 }
 
-/** `callTool`'s `task` option: ask for a task (2025-11-25), with the lifetime wished for. */
-export type TaskRequest = true | { ttlMs?: number };
+/**
+ * `callTool`'s `task` option: ask for a task (2025-11-25), with the lifetime wished for; `keep`
+ * writes the handle to the client's `store`, for another Client to pick up (`keptTask`).
+ */
+export type TaskRequest = true | { ttlMs?: number; keep?: boolean };
