@@ -190,7 +190,7 @@ describe("connectAll", () => {
       ["a command that is not a string", [{ id: "a", target: { command: 5 } }], /non-empty `command`/],
       ["a misspelt key of a stdio target", [{ id: "a", target: { ...notes, argz: [] } }], /argz/],
       ["args that are not strings", [{ id: "a", target: { command: "node", args: [1] } }], /args/],
-      ["neither a command nor a url", [{ id: "a", target: { comand: "node" } }], /either `command`/],
+      ["neither a command nor a url", [{ id: "a", target: { comand: "node" } }], /needs `command` \(stdio\), `url`/],
       ["a url that is not http", [{ id: "a", target: { url: "ftp://x.example/mcp" } }], /http: or https:/],
       ["headers that are not strings", [{ id: "a", target: { url: "https://x.example/mcp", headers: { a: 1 } } }], /headers/],
     ];
