@@ -24,9 +24,13 @@ import { quote } from "./util/text.js";
 export const PENDING_INPUT_TYPE = "conduit-mcp/pending-input";
 export const PENDING_INPUT_VERSION = 1;
 
-/** The methods whose result may ask for input (DESIGN, "Calls"). */
-export type PendingMethod = "tools/call" | "resources/read" | "prompts/get";
-const PENDING_METHODS: ReadonlySet<string> = new Set<PendingMethod>(["tools/call", "resources/read", "prompts/get"]);
+/**
+ * The methods whose result may ask for input (DESIGN, "Calls"), and `tasks/update`: the input a
+ * 2026-07-28 task asks for as its status, parked from a call that became a task (its `params`
+ * are `{ taskId }`; it has no `requestState`, the task holds its own state).
+ */
+export type PendingMethod = "tools/call" | "resources/read" | "prompts/get" | "tasks/update";
+const PENDING_METHODS: ReadonlySet<string> = new Set<PendingMethod>(["tools/call", "resources/read", "prompts/get", "tasks/update"]);
 
 /** One input request of the round, as the server sent it. */
 export interface PendingInputRequest {
@@ -145,7 +149,8 @@ function pendingProblem(value: unknown): string | undefined {
   if (value.version !== PENDING_INPUT_VERSION) return `its version must be ${PENDING_INPUT_VERSION} (this Conduit knows no other)`;
   if (typeof value.id !== "string" || !/^[0-9a-f]+$/.test(value.id) || value.id.length > MAX_ID_LENGTH) return "its id must be a hexadecimal string";
   if (typeof value.serverId !== "string" || value.serverId === "") return "its serverId must be a non-empty string";
-  if (typeof value.method !== "string" || !PENDING_METHODS.has(value.method)) return "its method must be tools/call, resources/read or prompts/get";
+  if (typeof value.method !== "string" || !PENDING_METHODS.has(value.method)) return "its method must be tools/call, resources/read, prompts/get or tasks/update";
+  if (value.method === "tasks/update" && (!isObject(value.params) || typeof value.params.taskId !== "string" || value.params.taskId === "")) return "the params of a tasks/update must name its taskId";
   if (!isObject(value.params)) return "its params must be an object";
   if (value.requestState !== undefined && typeof value.requestState !== "string") return "its requestState must be a string when present";
   if (!Number.isSafeInteger(value.round) || (value.round as number) < 1) return "its round must be a positive integer";

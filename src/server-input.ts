@@ -22,6 +22,7 @@ import type { Connection } from "./protocol/connection.js";
 import type { ConnectionFacts } from "./protocol/era-codec.js";
 import { METHODS, type CallOptions, type InputRequiredMode } from "./protocol/methods.js";
 import { ParkedRound } from "./protocol/mrtr.js";
+import { TaskInputParked } from "./protocol/task-follow.js";
 import { checkCallTool, type CheckContext } from "./protocol/results.js";
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from "./protocol/types/index.js";
 import type { InputParking } from "./server-binding.js";
@@ -69,6 +70,12 @@ export class ServerInput {
     return makePendingInput(this.host.id, method as PendingMethod, params ?? {}, parked, verdicts, deadline);
   }
 
+  /** A followed task's question, parked: a PendingInput whose resume sends `tasks/update` and follows the task on. */
+  parkTask(connection: Connection, parked: TaskInputParked, deadline: number): PendingInput {
+    const verdicts = this.host.parking.vetRound(parked.round.inputRequests, factsOf(connection));
+    return makePendingInput(this.host.id, "tasks/update", { taskId: parked.taskId }, parked.round, verdicts, deadline);
+  }
+
   async resume(given: PendingInput, options: ResumeOptions): Promise<ResumeResult> {
     const pending = checkPendingInput(given);
     const responses = checkResumeOptions(pending, options);
@@ -83,6 +90,7 @@ export class ServerInput {
       const inputResponses = this.host.parking.checkResponses(pending.inputRequests, responses, factsOf(connection));
       const maxTotalTimeout = left(pending);
       await this.claim(pending, maxTotalTimeout);
+      if (pending.method === "tasks/update") return await this.resumeTask(connection, pending, inputResponses, options);
       const resumed = { inputResponses, requestState: pending.requestState, round: pending.round };
       const raw = await connection.request(pending.method, pending.params, { ...waited, maxTotalTimeout }, resumed);
       if (raw instanceof ParkedRound) return this.park(connection, pending.method, pending.params, raw, pending.deadline);
@@ -105,6 +113,24 @@ export class ServerInput {
       throw new ClientError("store", `the claim of pending input ${pending.id} could not be written to the store (${messageOf(error)}); nothing was sent`, { cause: error });
     }
     if (claimed !== true) throw new ClientError("usage", `pending input ${pending.id} was already resumed (each is answered once); nothing was sent`);
+  }
+  /**
+   * A task's parked input: the answers in one `tasks/update`, then the task followed on, to its
+   * result or to its next question (parked again unless `inputRequired: "handler"`).
+   */
+  private async resumeTask(connection: Connection, pending: PendingInput, inputResponses: Record<string, unknown>, options: ResumeOptions): Promise<ResumeResult> {
+    const taskId = pending.params.taskId as string;
+    const tasks = connection.tasks;
+    if (tasks.sendInput === undefined) throw new ClientError("usage", `pending input ${pending.id} answers task ${quote(taskId)}, but this connection's era takes a task's input on the connection`, { serverId: this.host.id });
+    await tasks.sendInput(taskId, inputResponses, options.signal);
+    const park = (options.inputRequired ?? "return") === "return";
+    try {
+      const follow = { signal: options.signal, assigns: options.assigns, timeout: left(pending), bound: `the deadline of pending input ${pending.id}`, park, answered: { requests: pending.inputRequests, round: pending.round } };
+      return checkCallTool(await connection.followTask(taskId, follow), this.host.checks);
+    } catch (error) {
+      if (error instanceof TaskInputParked) return this.parkTask(connection, error, pending.deadline);
+      throw error;
+    }
   }
 }
 

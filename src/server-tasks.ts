@@ -15,7 +15,7 @@ import { checkAwaitOptions, checkCallOptions, checkTaskRequest, requireTaskId, t
 import type { Connection } from "./protocol/connection.js";
 import type { CallOptions } from "./protocol/methods.js";
 import { allPages, checkCallTool, type CheckContext } from "./protocol/results.js";
-import { MAX_UNASKED_FOLLOW_MS, type AwaitTaskOptions, type EraTasks, type FollowOptions } from "./protocol/task-follow.js";
+import { MAX_UNASKED_FOLLOW_MS, TaskInputParked, type AwaitTaskOptions, type EraTasks, type FollowOptions } from "./protocol/task-follow.js";
 import type { TaskSnapshot } from "./protocol/tasks.js";
 import type { CallToolResult, TaskHandle } from "./protocol/types/index.js";
 import { ClientError, InvalidArgumentError } from "./util/errors.js";
@@ -40,6 +40,8 @@ export interface TaskHost {
   urlsRequired(error: unknown): unknown;
   /** The round a call parked (`inputRequired: "return"`), as its PendingInput. */
   park(connection: Connection, params: Record<string, unknown>, parked: ParkedRound, deadline: number): PendingInput;
+  /** A followed task's question parked (`inputRequired: "return"`), as its PendingInput of `tasks/update`. */
+  parkTask(connection: Connection, parked: TaskInputParked, deadline: number): PendingInput;
   /** Task handles kept in the client's store (`task: { keep: true }`, `keptTask`). */
   readonly kept: KeptTasks;
 }
@@ -73,8 +75,15 @@ export class ServerTasks {
         return created.handle;
       }
       if (onTask !== undefined) callHost(this.host.logger, "onTask", onTask, created.handle);
-      const follow: FollowOptions = { signal: call.signal, assigns: call.assigns, ...unaskedBound(given, now() - started) };
-      return checkCallTool(await connection.followTask(created, follow), this.host.checks);
+      const park = call.inputRequired === "return";
+      const follow: FollowOptions = { signal: call.signal, assigns: call.assigns, ...unaskedBound(given, now() - started), park };
+      try {
+        return checkCallTool(await connection.followTask(created, follow), this.host.checks);
+      } catch (error) {
+        // The task asked its question: it waits at the server, the question goes back to the host.
+        if (error instanceof TaskInputParked) return this.host.parkTask(connection, error, pendingDeadline(startedAt, given.maxTotalTimeout));
+        throw error;
+      }
     } catch (error) {
       throw this.host.failure(this.host.urlsRequired(error));
     }

@@ -127,6 +127,7 @@ export class ServerHandle implements CheckContext {
       failure: (error) => atBoundary(error, id),
       urlsRequired: (error) => this.urlsRequired(error),
       park: (connection, params, parked, deadline) => this.input.park(connection, "tools/call", params, parked, deadline),
+      parkTask: (connection, parked, deadline) => this.input.parkTask(connection, parked, deadline),
       kept,
     });
   }

@@ -17,10 +17,12 @@
  * - The connection's end ends the wait with the connection's error.
  */
 import { protocolError } from "../util/assert.js";
+import { canonicalJson } from "../util/json.js";
 import { ClientError } from "../util/errors.js";
 import { callHost, type Logger } from "../util/logger.js";
 import { quote } from "../util/text.js";
 import { SpanBound, delay, now } from "../util/time.js";
+import type { ParkedRound } from "./mrtr.js";
 import type { TaskShare } from "./task-shares.js";
 import { isTerminal, type TaskSnapshot } from "./tasks.js";
 import type { TaskHandle, TaskRequest } from "./types/index.js";
@@ -49,6 +51,26 @@ export interface AwaitTaskOptions {
 export interface FollowOptions extends AwaitTaskOptions {
   /** Says what ended the wait ("the call's maxTotalTimeout of 5000 ms"); default: the timeout's ms. */
   readonly bound?: string | undefined;
+  /** The task's questions end the follow as a `TaskInputParked` instead of going to the Handler (`inputRequired: "return"`). */
+  readonly park?: boolean | undefined;
+  /**
+   * A parked round answered by a resume, perhaps in another process: its keys count as seen,
+   * so that a status that still shows them (the update is only eventually visible) is not asked
+   * again, and its round counts against `maxInputRounds`.
+   */
+  readonly answered?: { readonly requests: Readonly<Record<string, unknown>>; readonly round: number } | undefined;
+}
+
+/**
+ * A followed task asked for input that the caller wants back rather than answered here
+ * (`inputRequired: "return"`): the follow ends with the round, which becomes a PendingInput of
+ * `tasks/update`. The task waits at the server meanwhile.
+ */
+export class TaskInputParked {
+  constructor(
+    readonly taskId: string,
+    readonly round: ParkedRound,
+  ) {}
 }
 
 /** What a step of the era is given. */
@@ -59,6 +81,8 @@ export interface TaskFlow {
   readonly share: TaskShare;
   /** Milliseconds left of the task's lifetime; undefined when it has no limit. */
   ttlLeft(): number | undefined;
+  /** Input is parked, not answered (`FollowOptions.park`). */
+  readonly park: boolean;
 }
 
 /** What each era does with tasks; `legacy.ts` and `modern.ts` each hold one. */
@@ -66,6 +90,8 @@ export interface EraTasks {
   readonly serverId: string;
   /** Why tasks cannot be followed on this connection, or undefined when they can. */
   readonly unavailable: string | undefined;
+  /** Sends the answers to a task's parked input (2026-07-28 `tasks/update`); absent where input waits on the connection. */
+  sendInput?(taskId: string, inputResponses: Record<string, unknown>, signal: AbortSignal | undefined): Promise<void>;
   /** Whether `tasks/cancel` may be sent. */
   readonly canCancel: boolean;
   /** Whether a plain `tools/call` may get a task (2026-07-28; 2025-11-25 tools that require one). */
@@ -96,8 +122,12 @@ export async function followTask(tasks: EraTasks, start: TaskSnapshot | string, 
     pushed = snapshot;
     pause.wake();
   });
+  if (options.answered !== undefined) {
+    for (const [key, request] of Object.entries(options.answered.requests)) if (!share.seen.has(key)) share.seen.set(key, canonicalJson(request));
+    share.rounds = Math.max(share.rounds, options.answered.round);
+  }
   const lifetimeOf = new TaskLifetime();
-  const flow: TaskFlow = { assigns: options.assigns, signal: span.signal, share, ttlLeft: () => lifetimeOf.left() };
+  const flow: TaskFlow = { assigns: options.assigns, signal: span.signal, share, ttlLeft: () => lifetimeOf.left(), park: options.park === true };
   let last: TaskHandle | undefined;
   try {
     let snapshot = typeof start === "string" ? await tasks.get(taskId, span.signal) : start;
@@ -113,6 +143,8 @@ export async function followTask(tasks: EraTasks, start: TaskSnapshot | string, 
       snapshot = next ?? (await tasks.get(taskId, span.signal));
     }
   } catch (error) {
+    // Parked input ends the follow and leaves the task to wait at the server: nothing to cancel.
+    if (error instanceof TaskInputParked) throw error;
     throw ending(error, tasks, taskId, span, options, lifetime, logger);
   } finally {
     leave();

@@ -16,9 +16,9 @@ import { ClientError } from "../util/errors.js";
 import { isObject } from "../util/json.js";
 import type { Logger } from "../util/logger.js";
 import { excerpt, quote } from "../util/text.js";
-import type { InputRequest } from "./mrtr.js";
+import { ParkedRound, type InputRequest } from "./mrtr.js";
 import { TASKS_EXTENSION, expectTask, parseDetailedTask, parseTask, MODERN_FIELDS, type TaskSnapshot } from "./tasks.js";
-import type { EraTasks, TaskFlow } from "./task-follow.js";
+import { TaskInputParked, type EraTasks, type TaskFlow } from "./task-follow.js";
 import { TaskListens } from "./task-listens.js";
 import { TaskShares, type TaskShare } from "./task-shares.js";
 import { canonicalJson } from "../util/json.js";
@@ -97,6 +97,11 @@ export class ModernTasks implements EraTasks {
     }
   }
 
+  /** Answers a task's parked input, resumed (`client.resume` of a `tasks/update` PendingInput). */
+  async sendInput(taskId: string, inputResponses: Record<string, unknown>, signal: AbortSignal | undefined): Promise<void> {
+    await this.link.send("tasks/update", { taskId, inputResponses }, signal);
+  }
+
   async cancel(taskId: string): Promise<void> {
     await this.link.send("tasks/cancel", { taskId }, undefined);
   }
@@ -144,6 +149,7 @@ export class ModernTasks implements EraTasks {
     if (count === 0) return;
     if (++flow.share.rounds > this.maxRounds) throw protocolError(`task ${quote(taskId)} still asked for input after ${this.maxRounds} rounds`, requests);
     for (const key of Object.keys(fresh)) seen.set(key, canonicalJson(fresh[key]));
+    if (flow.park) throw new TaskInputParked(taskId, new ParkedRound(fresh, undefined, flow.share.rounds));
     const inputResponses = await this.link.answer(fresh, { assigns: flow.assigns, signal: flow.signal });
     await this.link.send("tasks/update", { taskId, inputResponses }, flow.signal);
   }
