@@ -11,6 +11,8 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isPendingInput, type PendingInput } from "../../src/node.js";
+import { track } from "../helpers/cleanup.js";
+import { startRawHttp, type RawHttpServer } from "../helpers/raw-http.js";
 import { startRedis, type RedisServer } from "../helpers/redis-server.js";
 import { needs } from "../helpers/system-tools.js";
 
@@ -18,6 +20,7 @@ const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/${n
 const SERVER = fixture("pending-input-server.mjs");
 const PARKER = fixture("pending-input-host.mjs");
 const RESUMER = fixture("resume-host.mjs");
+const CATALOG_WORKER = fixture("catalog-worker.mjs");
 
 interface Logged {
   event: "call" | "minted";
@@ -122,5 +125,46 @@ describe("a person's pending answer across worker processes, through Redis", nee
     } finally {
       await redis.start();
     }
+  });
+});
+
+/** A 2026-07-28 server over HTTP whose tools/list carries a public cache hint of `ttlMs`. */
+async function hintedServer(ttlMs: number): Promise<RawHttpServer> {
+  const srv = track(await startRawHttp({ session: false, strictSession: false }));
+  srv.handle("server/discover", () => ({
+    resultType: "complete",
+    supportedVersions: ["2026-07-28"],
+    capabilities: { tools: {} },
+    ttlMs: 0,
+    cacheScope: "private",
+    _meta: { "io.modelcontextprotocol/serverInfo": { name: "hinted", version: "1" } },
+  }));
+  srv.handle("tools/list", () => ({ resultType: "complete", tools: [{ name: "lookup", inputSchema: { type: "object" } }], ttlMs, cacheScope: "public" }));
+  return srv;
+}
+
+const listings = (srv: RawHttpServer): number => srv.requests.filter((request) => request.body.includes('"method":"tools/list"')).length;
+
+describe("a warm catalog in Redis, across worker processes", needs("redis-server"), () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis?.dispose();
+  });
+
+  it("a fresh worker lists nothing while the server's hint allows, and lists again once it has passed", async () => {
+    const long = await hintedServer(3_600_000);
+    for (let i = 0; i < 3; i++) expect(await worker([CATALOG_WORKER, long.url, redis.url, "warm:"], "")).toEqual({ tools: ["lookup"] });
+    expect(listings(long)).toBe(1);
+
+    const short = await hintedServer(300);
+    expect(await worker([CATALOG_WORKER, short.url, redis.url, "warm:"], "")).toEqual({ tools: ["lookup"] });
+    expect(listings(short)).toBe(1);
+    // Past the hint (300 ms, waited for well past it): the next worker lists, and keeps it again.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await worker([CATALOG_WORKER, short.url, redis.url, "warm:"], "")).toEqual({ tools: ["lookup"] });
+    expect(listings(short)).toBe(2);
   });
 });
