@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isPendingInput, type PendingInput } from "../../src/node.js";
 import { track } from "../helpers/cleanup.js";
+import { TASKS_EXTENSION, done, scriptTasks } from "../helpers/modern-tasks.js";
 import { startRawHttp, type RawHttpServer } from "../helpers/raw-http.js";
 import { startRedis, type RedisServer } from "../helpers/redis-server.js";
 import { needs } from "../helpers/system-tools.js";
@@ -21,6 +22,7 @@ const SERVER = fixture("pending-input-server.mjs");
 const PARKER = fixture("pending-input-host.mjs");
 const RESUMER = fixture("resume-host.mjs");
 const CATALOG_WORKER = fixture("catalog-worker.mjs");
+const TASK_WORKER = fixture("task-worker.mjs");
 
 interface Logged {
   event: "call" | "minted";
@@ -134,7 +136,7 @@ async function hintedServer(ttlMs: number): Promise<RawHttpServer> {
   srv.handle("server/discover", () => ({
     resultType: "complete",
     supportedVersions: ["2026-07-28"],
-    capabilities: { tools: {} },
+    capabilities: { tools: {}, extensions: { [TASKS_EXTENSION]: {} } },
     ttlMs: 0,
     cacheScope: "private",
     _meta: { "io.modelcontextprotocol/serverInfo": { name: "hinted", version: "1" } },
@@ -166,5 +168,43 @@ describe("a warm catalog in Redis, across worker processes", needs("redis-server
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(await worker([CATALOG_WORKER, short.url, redis.url, "warm:"], "")).toEqual({ tools: ["lookup"] });
     expect(listings(short)).toBe(2);
+  });
+});
+
+describe("a kept task across worker processes, through Redis", needs("redis-server"), () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis?.dispose();
+  });
+
+  it("worker A starts a kept task and is killed; worker B picks it up from Redis and follows it to its end", async () => {
+    const srv = await hintedServer(0);
+    const script = scriptTasks(srv, [{ status: "working" }, { status: "working" }, done("picked up")]);
+    const a = spawn(process.execPath, [TASK_WORKER, "keep", srv.url, redis.url, "jobs:"], { stdio: ["ignore", "pipe", "inherit"] });
+    const exited = new Promise((resolve) => a.once("exit", resolve));
+    let handle: { taskId: string; serverId: string };
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: a.stdout }).once("line", resolve);
+        a.once("exit", (code) => reject(new Error(`worker A exited (${code}) before it printed its task`)));
+      });
+      handle = JSON.parse(line) as { taskId: string; serverId: string };
+    } finally {
+      a.kill("SIGKILL");
+      await exited;
+    }
+    expect(handle).toMatchObject({ serverId: "jobs", taskId: "task-1" });
+    expect(script.calls).toHaveLength(1);
+    const b = await worker([TASK_WORKER, "follow", srv.url, redis.url, "jobs:", handle.taskId], "");
+    expect(b.error).toBeUndefined();
+    expect(b.result?.content[0]?.text).toBe("picked up");
+    // B made no task of its own: it followed A's.
+    expect(script.calls).toHaveLength(1);
+    // Its end forgot it: a third worker finds nothing kept.
+    const c = await worker([TASK_WORKER, "follow", srv.url, redis.url, "jobs:", handle.taskId], "");
+    expect(c.error).toMatchObject({ kind: "usage" });
   });
 });
