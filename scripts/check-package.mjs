@@ -92,7 +92,7 @@ async function step(name, work) {
 /** The tarball must hold the entry points, the docs and examples it names, and nothing of the sources or the tests. */
 function checkFileList(packed) {
   const files = packed.files.map((file) => file.path);
-  const entries = ["dist/index.js", "dist/index.d.ts", "dist/node.js", "dist/node.d.ts", "dist/adapters/index.js", "dist/adapters/index.d.ts", "dist/stores/redis.js", "dist/stores/redis.d.ts", "dist/apps/index.js", "dist/apps/index.d.ts", "dist/apps/bridge/index.js", "dist/apps/bridge/index.d.ts", "dist/apps/bridge/proxy.js", "dist/apps/bridge/proxy.d.ts", "dist/cli/bin.js"];
+  const entries = ["dist/index.js", "dist/index.d.ts", "dist/node.js", "dist/node.d.ts", "dist/adapters/index.js", "dist/adapters/index.d.ts", "dist/stores/redis.js", "dist/stores/redis.d.ts", "dist/tracing/opentelemetry.js", "dist/tracing/opentelemetry.d.ts", "dist/apps/index.js", "dist/apps/index.d.ts", "dist/apps/bridge/index.js", "dist/apps/bridge/index.d.ts", "dist/apps/bridge/proxy.js", "dist/apps/bridge/proxy.d.ts", "dist/cli/bin.js"];
   const missing = ["package.json", "README.md", "LICENSE", ...entries].filter((f) => !files.includes(f));
   const stray = files.filter((f) => !/^(dist\/|docs\/[^/]+\.(md|svg)$|examples\/|package\.json$|README\.md$|LICENSE$)/.test(f));
   if (missing.length > 0 || stray.length > 0) {

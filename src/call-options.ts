@@ -7,6 +7,7 @@
 import { CALL_OPTION_KEYS, type CallOptions } from "./protocol/methods.js";
 import { LOGGING_LEVELS, type TaskHandle, type TaskRequest } from "./protocol/types/index.js";
 import type { AwaitTaskOptions } from "./protocol/task-follow.js";
+import { checkRequestMeta } from "./protocol/request-meta.js";
 import { knownKeys, optional, positiveNumber } from "./util/arguments.js";
 import { InvalidArgumentError } from "./util/errors.js";
 import { quote } from "./util/text.js";
@@ -51,6 +52,7 @@ export function checkCallOptions(options: CallOptions): void {
   checkSignal(options.signal);
   if (options.onProgress !== undefined && typeof options.onProgress !== "function") throw new InvalidArgumentError("onProgress must be a function");
   if (options.logLevel !== undefined && !LOGGING_LEVELS.includes(options.logLevel)) throw new InvalidArgumentError(`not a log level: ${String(options.logLevel)}`);
+  if (options.meta !== undefined) checkRequestMeta(options.meta);
   const mode: unknown = options.inputRequired;
   if (mode !== undefined && mode !== "handler" && mode !== "return") throw new InvalidArgumentError(`inputRequired must be "handler" or "return", got ${quote(mode)}`);
 }

@@ -239,6 +239,7 @@ export class Client {
       deadlines: this.deadlines,
       maxInputRounds: this.options.maxInputRounds,
       logLevel: options.logLevel,
+      tracing: this.options.tracing,
     };
     const maker: ConnectionMaker = {
       create: (signal) => {

@@ -16,6 +16,8 @@ export { isTask } from "./protocol/tasks.js";
 export type { CatalogStoreOptions, ClientOptions, ConnectOptions } from "./options.js";
 export type { ServerTarget, RemoteTarget } from "./options.js";
 export type { Store, StoreSetOptions } from "./stores/store.js";
+export type { TraceCarrier, TracedRequest, TracedStep, Tracing } from "./tracing/tracing.js";
+export { MAX_META_BYTES, MAX_META_KEYS } from "./protocol/request-meta.js";
 export {
   isPendingInput,
   DEFAULT_PENDING_MS,

@@ -4,6 +4,7 @@
  * elicitation: 1000 }`), and a connect's options. An unknown key is refused, naming the nearest
  * known one. The target of a connect, and the transport made from it, are `targets.ts`'.
  */
+import { isTracing, type Tracing } from "./tracing/tracing.js";
 import { INPUT_DEFAULTS, type HandlerTimeouts, type InputOptions, type SamplingOptions } from "./input/options.js";
 import type { Handler } from "./input/handler.js";
 import type { JsonObject, LoggingLevel } from "./protocol/types/index.js";
@@ -69,6 +70,12 @@ export interface ClientOptions {
    * several users would hand one user's private list to another. Off by default.
    */
   catalogStore?: boolean | CatalogStoreOptions | undefined;
+  /**
+   * Traces every request as a client span, with its MRTR rounds as children, and puts the W3C
+   * trace context in each request's `_meta`: `openTelemetry()` of `conduit-mcp/opentelemetry`
+   * makes one. Nothing is traced without it.
+   */
+  tracing?: Tracing | undefined;
 }
 
 export interface CatalogStoreOptions {
@@ -123,6 +130,7 @@ export interface ResolvedClientOptions extends InputOptions {
   store: Store;
   /** Whether the catalog keeps its lists in `store`, and private ones too; undefined when not. */
   catalogStore: { privateLists: boolean } | undefined;
+  tracing: Tracing | undefined;
 }
 
 export const CONNECT_DEFAULTS = {
@@ -135,7 +143,7 @@ export const CONNECT_DEFAULTS = {
 
 const CLIENT_KEYS: ReadonlySet<string> = new Set([
   "name", "version", "title", "handler", "assigns", "logger", "requestTimeout", "maxServerRequests", "handlerTimeout",
-  "inputRateLimit", "logRateLimit", "sampling", "maxInputRounds", "maxQueuedNotifications", "extensions", "store",
+  "inputRateLimit", "logRateLimit", "sampling", "maxInputRounds", "maxQueuedNotifications", "extensions", "store", "tracing",
   "catalogStore",
 ]);
 const CATALOG_STORE_KEYS: ReadonlySet<string> = new Set(["privateLists"]);
@@ -186,7 +194,13 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     extensions: checkExtensions(options.extensions),
     store: options.store === undefined ? memoryStore() : checkStore(options.store),
     catalogStore: catalogStore(options.catalogStore),
+    tracing: checkTracing(options.tracing),
   };
+}
+
+function checkTracing(tracing: unknown): Tracing | undefined {
+  if (tracing === undefined || isTracing(tracing)) return tracing;
+  throw new InvalidArgumentError("Client option `tracing` must be a Tracing (request and step), such as openTelemetry() of conduit-mcp/opentelemetry");
 }
 
 function checkStore(store: unknown): Store {

@@ -11,6 +11,7 @@
  * ends the wait is named in the `"timeout"` error and leaves the task running; the caller's
  * signal cancels it with `tasks/cancel`.
  */
+import { withRequestMeta } from "./protocol/request-meta.js";
 import { checkAwaitOptions, checkCallOptions, checkTaskRequest, requireTaskId, type ListOptions, type ToolCallOptions } from "./call-options.js";
 import type { Connection } from "./protocol/connection.js";
 import type { CallOptions } from "./protocol/methods.js";
@@ -65,7 +66,7 @@ export class ServerTasks {
       if (refused !== undefined) throw refused;
       const tasks = connection.tasks;
       const ask = await tasks.ask(params.name, wanted, call.signal);
-      const sent = ask === undefined ? params : { ...params, task: ask };
+      const sent = withRequestMeta(ask === undefined ? params : { ...params, task: ask }, call.meta) as typeof params;
       const raw = await connection.request("tools/call", sent, call);
       if (raw instanceof ParkedRound) return this.host.park(connection, sent, raw, pendingDeadline(startedAt, given.maxTotalTimeout));
       const created = isObject(raw) ? tasks.created(raw, ask !== undefined) : undefined;

@@ -9,6 +9,7 @@
  * the README's lifecycle table. `close()` and `destroy()` resolve, for every caller, once the
  * end has really happened and the id is free again.
  */
+import { withRequestMeta } from "./protocol/request-meta.js";
 import { METHODS, type CallOptions, type Method, type ParamsOf, type ResultOf } from "./protocol/methods.js";
 import type { Connection } from "./protocol/connection.js";
 import type { ServerLife, ServerState } from "./server-life.js";
@@ -262,8 +263,9 @@ export class ServerHandle implements CheckContext {
       let connection: Connection;
       if (this.life.waits) ({ connection, options } = await this.connected(options));
       else connection = this.connection;
-      const raw = await connection.request(method, params as Record<string, unknown> | undefined, options);
-      if (raw instanceof ParkedRound) return this.input.park(connection, method, params as Record<string, unknown> | undefined, raw, pendingDeadline(startedAt, total));
+      const sent = withRequestMeta(params as Record<string, unknown> | undefined, options?.meta);
+      const raw = await connection.request(method, sent, options);
+      if (raw instanceof ParkedRound) return this.input.park(connection, method, sent, raw, pendingDeadline(startedAt, total));
       return METHODS[method].check(raw, this) as ResultOf<M>;
     } catch (error) {
       throw atBoundary(this.urlsRequired(error), this.id);

@@ -27,6 +27,7 @@ import type { ResumedRound } from "./mrtr.js";
 import { ModernCodec } from "./modern.js";
 import { negotiate } from "./negotiate.js";
 import type { ListenFilter, Subscription } from "./subscriptions.js";
+import { tracedTarget, withCarrier, type Tracing } from "../tracing/tracing.js";
 import { followTask, type EraTasks, type FollowOptions } from "./task-follow.js";
 import type { TaskSnapshot } from "./tasks.js";
 import type { Implementation, LoggingLevel, ServerCapabilities, Tool } from "./types/index.js";
@@ -53,6 +54,8 @@ export interface ConnectionSettings {
   maxInputRounds: number;
   /** Modern era: the log level asked for on every request that names none. */
   logLevel?: LoggingLevel | undefined;
+  /** The host's tracing; no span is made without it. */
+  tracing?: Tracing | undefined;
 }
 
 export type ConnectionState = "negotiating" | "ready" | "closing" | "closed";
@@ -195,7 +198,7 @@ export class Connection implements PeerHandlers, EarlyReceiver {
       return new ModernCodec(
         this.peer,
         { ...negotiated, protocolVersion: version },
-        { serverId, logger, transport, clientInfo, features, maxInputRounds: this.settings.maxInputRounds, logLevel: this.settings.logLevel },
+        { serverId, logger, transport, clientInfo, features, maxInputRounds: this.settings.maxInputRounds, logLevel: this.settings.logLevel, tracing: this.settings.tracing },
         this.hooks,
       );
     }
@@ -209,7 +212,10 @@ export class Connection implements PeerHandlers, EarlyReceiver {
     if (reason !== undefined) return Promise.reject(new ClientError("unsupported", reason, { serverId: this.settings.serverId }));
     const refused = options.inputRequired === undefined && resumed === undefined ? undefined : this.refusal(options, resumed);
     if (refused !== undefined) return Promise.reject(refused);
-    return codec.request(method, params, options, resumed);
+    const tracing = this.settings.tracing;
+    if (tracing === undefined) return codec.request(method, params, options, resumed);
+    const traced = { method, serverId: this.settings.serverId, protocolVersion: codec.version, transport: this.transport.kind, ...tracedTarget(method, params) };
+    return tracing.request(traced, (carrier) => codec.request(method, withCarrier(params, carrier), options, resumed));
   }
 
   /** What the era cannot do of what `options` ask (parking input in the legacy era), as the error to raise. */

@@ -64,12 +64,18 @@ export interface CallOptions extends RequestOptions {
    * server's request waits on its connection, and `"return"` is a `"usage"` error.
    */
   inputRequired?: InputRequiredMode | undefined;
+  /**
+   * The host's own keys for the request's `params._meta` (at most 64 keys, 16 KiB of JSON). A key
+   * the protocol reserves (a prefix with a `modelcontextprotocol` or `mcp` label, or
+   * `progressToken`) is refused; the client's own keys are set over these.
+   */
+  meta?: Readonly<Record<string, unknown>> | undefined;
 }
 
 export type InputRequiredMode = "handler" | "return";
 
 export const CALL_OPTION_KEYS: ReadonlySet<string> = new Set([
-  "timeout", "maxTotalTimeout", "signal", "onProgress", "resetTimeoutOnProgress", "assigns", "logLevel", "inputRequired",
+  "timeout", "maxTotalTimeout", "signal", "onProgress", "resetTimeoutOnProgress", "assigns", "logLevel", "inputRequired", "meta",
 ]);
 
 type CapabilityPath = readonly [keyof ServerCapabilities] | readonly [keyof ServerCapabilities, string];

@@ -8,6 +8,7 @@
  * `tools/list`, and the others' annotations are remembered to build the `Mcp-Param-*` headers
  * of their calls.
  */
+import { tracedTarget, withCarrier, type Tracing } from "../tracing/tracing.js";
 import { lowRuntime } from "../util/runtime.js";
 import { ClientError, ErrorCode } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
@@ -38,6 +39,7 @@ export interface ModernSettings {
   maxInputRounds: number;
   /** The log level asked for on every request that names none (`setLogLevel` changes it). */
   logLevel: LoggingLevel | undefined;
+  tracing?: Tracing | undefined;
 }
 
 type LegOptions = CallOptions & { onId?: (id: number) => void; cancellable?: boolean };
@@ -67,7 +69,13 @@ export class ModernCodec implements EraCodec {
   private endedWith: ClientError | undefined;
   /** Made once: every request's flow shares them. */
   private readonly lifetimeOf = (): AbortSignal => this.lifetimeSignal;
-  private readonly answerRound: AnswerInputs = (requests, call) => this.hooks.answerInputs(requests, call, this);
+  private readonly answerRound: AnswerInputs = (requests, call) => {
+    const tracing = this.settings.tracing;
+    if (tracing === undefined) return this.hooks.answerInputs(requests, call, this);
+    // A round is a child of its request's span: what the Handler does for it nests under it.
+    const step = { name: "mcp.input_round", serverId: this.settings.serverId, attributes: { "mcp.input_requests": Object.keys(requests).length } };
+    return tracing.step(step, () => this.hooks.answerInputs(requests, call, this));
+  };
   /** Requests the server sent, which this era has none of, and stray cancellations: logged sparsely. */
   private readonly ignoredRequests = new Occurrences();
   private readonly strayCancels = new Occurrences();
@@ -90,7 +98,7 @@ export class ModernCodec implements EraCodec {
     this.tasks = new ModernTasks(
       {
         // Never cancelled by notification: a task is cancelled with tasks/cancel alone.
-        send: async (method, params, signal) => classifyResult(method, await this.leg(method, params, { cancellable: false }, signal, undefined)).result,
+        send: (method, params, signal) => this.taskRequest(method, params, signal),
         answer: this.answerRound,
         lifetime: this.lifetimeOf,
         listen: (filter, signal) => this.subscriptions.listen(filter, peer.requestTimeout, signal),
@@ -100,6 +108,15 @@ export class ModernCodec implements EraCodec {
       settings.logger,
       settings.maxInputRounds,
     );
+  }
+
+  /** A request of the tasks extension (a poll, an update, a cancel): a span of its own when traced. */
+  private async taskRequest(method: string, params: Record<string, unknown>, signal: AbortSignal | undefined): Promise<unknown> {
+    const tracing = this.settings.tracing;
+    const send = async (sent: Record<string, unknown>): Promise<unknown> => classifyResult(method, await this.leg(method, sent, { cancellable: false }, signal, undefined)).result;
+    if (tracing === undefined) return send(params);
+    const traced = { method, serverId: this.settings.serverId, protocolVersion: this.version, transport: this.settings.transport, ...tracedTarget(method, params) };
+    return tracing.request(traced, (carrier) => send(withCarrier(params, carrier) ?? params));
   }
 
   get callsInFlight(): number {

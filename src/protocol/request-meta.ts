@@ -1,0 +1,57 @@
+/**
+ * A caller's own `_meta` keys on one request (basic/index, "_meta"): checked before anything is
+ * sent, because what a host adds travels on every leg of the call and may reach a server's logs.
+ *
+ * - an object of JSON values, at most 64 keys and 16 KiB of JSON: `_meta` rides in every MRTR
+ *   retry and every parked PendingInput, so its size is paid many times;
+ * - key names as the spec writes them (an optional `prefix/`, a name that begins and ends with a
+ *   letter or digit);
+ * - never a key the protocol reserves: a prefix with a `modelcontextprotocol` or `mcp` label is
+ *   the spec's, and `progressToken` is the client's own. Such a key is refused, not dropped: a
+ *   host that meant to set one should hear it cannot.
+ */
+import { isObject } from "../util/json.js";
+import { measureJson } from "../util/json-measure.js";
+import { InvalidArgumentError } from "../util/errors.js";
+import { quote } from "../util/text.js";
+
+export const MAX_META_KEYS = 64;
+export const MAX_META_BYTES = 16 * 1024;
+
+const LABEL = /^[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
+const NAME = /^(?:[A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9])$/;
+const RESERVED_LABELS: ReadonlySet<string> = new Set(["modelcontextprotocol", "mcp"]);
+
+export type RequestMeta = Readonly<Record<string, unknown>>;
+
+export function checkRequestMeta(meta: unknown): asserts meta is RequestMeta {
+  if (!isObject(meta) || Array.isArray(meta)) throw new InvalidArgumentError("meta must be an object of _meta keys");
+  const keys = Object.keys(meta);
+  if (keys.length > MAX_META_KEYS) throw new InvalidArgumentError(`meta has ${keys.length} keys; at most ${MAX_META_KEYS}`);
+  for (const key of keys) checkKey(key);
+  const measured = measureJson(meta, MAX_META_BYTES, 32);
+  if (!measured.ok) {
+    const why = measured.reason === "too-large" ? `more than ${MAX_META_BYTES} bytes of JSON` : measured.reason === "too-deep" ? "nested too deep" : "not JSON";
+    throw new InvalidArgumentError(`meta is ${why}`);
+  }
+}
+
+function checkKey(key: string): void {
+  if (key === "progressToken") throw new InvalidArgumentError("meta may not set progressToken: the client sets it when a call asks for progress");
+  const slash = key.lastIndexOf("/");
+  const name = slash === -1 ? key : key.slice(slash + 1);
+  if (!NAME.test(name)) throw new InvalidArgumentError(`not a _meta key name: ${quote(key)}`);
+  if (slash === -1) return;
+  const labels = key.slice(0, slash).split(".");
+  if (!labels.every((label) => LABEL.test(label))) throw new InvalidArgumentError(`not a _meta key prefix: ${quote(key)}`);
+  if (labels.some((label) => RESERVED_LABELS.has(label.toLowerCase()))) {
+    throw new InvalidArgumentError(`meta may not set ${quote(key)}: prefixes with a "modelcontextprotocol" or "mcp" label are reserved for the protocol`);
+  }
+}
+
+/** `params` with `meta`'s keys added to its `_meta`; the keys the client adds later win over them. */
+export function withRequestMeta(params: Record<string, unknown> | undefined, meta: RequestMeta | undefined): Record<string, unknown> | undefined {
+  if (meta === undefined) return params;
+  const given = params?._meta;
+  return { ...params, _meta: isObject(given) ? { ...meta, ...given } : { ...meta } };
+}

@@ -1,0 +1,84 @@
+/**
+ * The seam through which a host traces what the client does. The core knows nothing of any
+ * tracing library: a `Tracing` is handed in as the Client's `tracing` option
+ * (`conduit-mcp/opentelemetry` makes one over `@opentelemetry/api`), and without one no span
+ * is made and nothing is added to a request.
+ *
+ * A request's span covers the whole call as the caller sees it, every MRTR round included; the
+ * trace context the span hands back is written into the request's `params._meta` (W3C
+ * `traceparent`, `tracestate`, `baggage`, as SEP-414 places them), so that a server's own spans
+ * join the same trace over stdio and HTTP alike.
+ */
+import type { TransportKind } from "../transport/transport.js";
+import type { ProtocolVersion } from "../protocol/versions.js";
+
+/** What a request span is about (the OpenTelemetry MCP conventions' attributes come from it). */
+export interface TracedRequest {
+  readonly method: string;
+  readonly serverId: string;
+  readonly protocolVersion: ProtocolVersion;
+  readonly transport: TransportKind;
+  /** The tool or prompt named (`tools/call`, `prompts/get`), or the task (`tasks/*`). */
+  readonly target?: string | undefined;
+  /** The resource read or subscribed to. */
+  readonly resourceUri?: string | undefined;
+}
+
+/** A step inside a request (an MRTR round answered): named, with a few attributes. */
+export interface TracedStep {
+  readonly name: string;
+  readonly serverId: string;
+  readonly attributes?: Readonly<Record<string, string | number | boolean>> | undefined;
+}
+
+/** The trace context a request carries in `_meta`: W3C keys, text values. */
+export type TraceCarrier = Record<string, string>;
+
+export interface Tracing {
+  /**
+   * Runs `send` under a client span for `request`: `send` is given the carrier to put in
+   * `_meta`, and the span ends when its promise settles (with the error, when it rejects).
+   * Whatever the callbacks inside `send` trace is a child of the span where the tracing
+   * library carries an active context across awaits.
+   */
+  request<T>(request: TracedRequest, send: (carrier: TraceCarrier) => Promise<T>): Promise<T>;
+  /** Runs `run` under a child span of the active one. */
+  step<T>(step: TracedStep, run: () => Promise<T>): Promise<T>;
+}
+
+/** The W3C trace context keys `_meta` carries, which a request's span sets over a caller's. */
+export const TRACE_KEYS: readonly string[] = ["traceparent", "tracestate", "baggage"];
+
+/** What `tracing` must be, checked where the option is read. */
+export function isTracing(value: unknown): value is Tracing {
+  return typeof value === "object" && value !== null &&
+    typeof (value as Tracing).request === "function" && typeof (value as Tracing).step === "function";
+}
+
+/** The target of a request's span name, from its params. */
+export function tracedTarget(method: string, params: Record<string, unknown> | undefined): Pick<TracedRequest, "target" | "resourceUri"> {
+  switch (method) {
+    case "tools/call":
+    case "prompts/get":
+      return typeof params?.name === "string" ? { target: params.name } : {};
+    case "resources/read":
+    case "resources/subscribe":
+    case "resources/unsubscribe":
+      return typeof params?.uri === "string" ? { resourceUri: params.uri } : {};
+    case "tasks/get":
+    case "tasks/update":
+    case "tasks/cancel":
+    case "tasks/result":
+      return typeof params?.taskId === "string" ? { target: params.taskId } : {};
+    default:
+      return {};
+  }
+}
+
+/** `params` with the carrier's keys in `_meta`, over any the caller gave. */
+export function withCarrier(params: Record<string, unknown> | undefined, carrier: TraceCarrier): Record<string, unknown> | undefined {
+  if (Object.keys(carrier).length === 0) return params;
+  const given = params?._meta;
+  const meta = typeof given === "object" && given !== null && !Array.isArray(given) ? given : {};
+  return { ...params, _meta: { ...meta, ...carrier } };
+}

@@ -1,0 +1,243 @@
+// Traces (issue 25): with `openTelemetry()` as the Client's `tracing`, every request is a client
+// span named after the MCP conventions, its MRTR rounds and what the Handler does for them are
+// children, and the W3C trace context of the span reaches the server in `params._meta`, in both
+// eras. A host's own `meta` keys arrive beside it, and the keys the protocol reserves are refused
+// before anything is sent. Against a real server process (tracing-server.mjs) that records the
+// `_meta` of every request it receives, with the SDK's in-memory exporter.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { context, propagation, trace, type Span } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from "@opentelemetry/core";
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { Client, ClientError, InvalidArgumentError, type Handler } from "../../src/node.js";
+import { openTelemetry } from "../../src/tracing/opentelemetry.js";
+import { capturingLogger } from "../helpers/logger.js";
+import { track } from "../helpers/cleanup.js";
+import { startRawHttp, type JsonObject } from "../helpers/raw-http.js";
+
+const SERVER = fileURLToPath(new URL("../fixtures/tracing-server.mjs", import.meta.url));
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$/;
+
+interface Received {
+  method: string;
+  name?: string;
+  meta: Record<string, unknown> | null;
+}
+
+const exporter = new InMemorySpanExporter();
+const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const contextManager = new AsyncLocalStorageContextManager();
+const folders: string[] = [];
+
+beforeAll(() => {
+  // Children follow their parent across awaits only with a context manager, as in a host.
+  context.setGlobalContextManager(contextManager.enable());
+  // What an SDK's start-up does: W3C trace context and baggage.
+  propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
+});
+afterAll(() => {
+  context.disable();
+  propagation.disable();
+});
+afterEach(() => {
+  exporter.reset();
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+function logFile(): string {
+  const folder = mkdtempSync(join(tmpdir(), "conduit-tracing-"));
+  folders.push(folder);
+  return join(folder, "server.log");
+}
+
+function received(file: string): Received[] {
+  return readFileSync(file, "utf8").split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Received);
+}
+
+const handler: Handler = {
+  handleElicitation: () => {
+    // What the Handler does is traced by the host; it nests under the round.
+    trace.getTracer("host").startActiveSpan("ask the person", (span: Span) => span.end());
+    return { action: "accept", content: { name: "Ada" } };
+  },
+};
+
+async function connected(file: string, legacy = false, tracing = true): Promise<Client> {
+  const client = track(new Client({ name: "traced-host", version: "1", handler, logger: capturingLogger(), ...(tracing ? { tracing: openTelemetry({ tracerProvider: provider }) } : {}) }));
+  await client.connect("srv", { command: process.execPath, args: [SERVER, "--log", file, ...(legacy ? ["--legacy"] : [])] });
+  return client;
+}
+
+const spanNamed = (name: string): ReadableSpan => {
+  const found = exporter.getFinishedSpans().filter((span) => span.name === name);
+  expect(found, `spans named ${name}`).toHaveLength(1);
+  return found[0]!;
+};
+
+describe("tracing", () => {
+  for (const legacy of [false, true]) {
+    it(`makes a client span per request and sends its trace context in _meta (${legacy ? "2025-11-25" : "2026-07-28"})`, async () => {
+      const file = logFile();
+      const client = await connected(file, legacy);
+      const result = await client.server("srv")!.callTool("echo", { text: "hi" });
+      expect(result.content).toEqual([{ type: "text", text: "hi" }]);
+
+      const span = spanNamed("tools/call echo");
+      expect(span.kind).toBe(2); // SpanKind.CLIENT
+      expect(span.attributes).toMatchObject({
+        "mcp.method.name": "tools/call",
+        "gen_ai.tool.name": "echo",
+        "gen_ai.operation.name": "execute_tool",
+        "mcp.protocol.version": legacy ? "2025-11-25" : "2026-07-28",
+        "network.transport": "pipe",
+        "conduit.server.id": "srv",
+      });
+      const call = received(file).find((entry) => entry.method === "tools/call")!;
+      const parent = TRACEPARENT.exec(String(call.meta?.traceparent));
+      expect(parent, "a W3C traceparent in _meta").not.toBeNull();
+      expect(parent![1]).toBe(span.spanContext().traceId);
+      expect(parent![2]).toBe(span.spanContext().spanId);
+      // The modern envelope is still there beside it.
+      if (!legacy) expect(call.meta?.["io.modelcontextprotocol/protocolVersion"]).toBe("2026-07-28");
+    });
+  }
+
+  it("sends the trace context in the body's _meta over Streamable HTTP too", async () => {
+    const srv = track(await startRawHttp({ session: false, strictSession: false }));
+    const complete = (result: JsonObject): JsonObject => ({ resultType: "complete", ...result });
+    srv.handle("server/discover", () => complete({ supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, _meta: { "io.modelcontextprotocol/serverInfo": { name: "http", version: "1" } } }));
+    srv.handle("tools/call", () => complete({ content: [{ type: "text", text: "ok" }] }));
+    const client = track(new Client({ name: "traced-host", version: "1", logger: capturingLogger(), tracing: openTelemetry({ tracerProvider: provider }) }));
+    await client.connect("web", { url: srv.url });
+    await client.server("web")!.callTool("echo", {}, { meta: { "com.example/tenant": "acme" } });
+    const span = spanNamed("tools/call echo");
+    expect(span.attributes["network.transport"]).toBe("tcp");
+    const posted = srv.requests.map((request) => request.json as { method?: string; params?: { _meta?: Record<string, unknown> } }).find((body) => body?.method === "tools/call")!;
+    expect(String(posted.params?._meta?.traceparent)).toContain(span.spanContext().spanId);
+    expect(posted.params?._meta?.["com.example/tenant"]).toBe("acme");
+  });
+
+  it("a request made inside a host's span is its child, and carries the host's trace", async () => {
+    const file = logFile();
+    const client = await connected(file);
+    const host = provider.getTracer("host");
+    await host.startActiveSpan("agent turn", async (turn) => {
+      await client.server("srv")!.listTools();
+      turn.end();
+    });
+    const turn = spanNamed("agent turn");
+    const ping = spanNamed("tools/list");
+    expect(ping.parentSpanContext?.spanId).toBe(turn.spanContext().spanId);
+    expect(ping.spanContext().traceId).toBe(turn.spanContext().traceId);
+    const sent = received(file).find((entry) => entry.method === "tools/list")!;
+    expect(String(sent.meta?.traceparent)).toContain(turn.spanContext().traceId);
+  });
+
+  it("an MRTR round is a child span of its request, and the Handler's work nests under the round", async () => {
+    const file = logFile();
+    const client = await connected(file);
+    trace.setGlobalTracerProvider(provider);
+    try {
+      const result = await client.server("srv")!.callTool("ask", {});
+      expect(result.content).toEqual([{ type: "text", text: "hello Ada" }]);
+    } finally {
+      trace.disable();
+    }
+    const call = spanNamed("tools/call ask");
+    const round = spanNamed("mcp.input_round");
+    const asked = spanNamed("ask the person");
+    expect(round.parentSpanContext?.spanId).toBe(call.spanContext().spanId);
+    expect(round.attributes["mcp.input_requests"]).toBe(1);
+    expect(asked.parentSpanContext?.spanId).toBe(round.spanContext().spanId);
+    // Both legs of the call carried the call's context.
+    const legs = received(file).filter((entry) => entry.method === "tools/call");
+    expect(legs).toHaveLength(2);
+    for (const leg of legs) expect(String(leg.meta?.traceparent)).toContain(call.spanContext().spanId);
+  });
+
+  it("records a failed request and a tool's own error on the span", async () => {
+    const file = logFile();
+    const client = await connected(file);
+    const server = client.server("srv")!;
+    const broken = await server.callTool("broken", {});
+    expect(broken.isError).toBe(true);
+    expect(spanNamed("tools/call broken").attributes["error.type"]).toBe("tool_error");
+    expect(spanNamed("tools/call broken").status.code).toBe(2); // SpanStatusCode.ERROR
+
+    const missing = await server.request("prompts/get", { name: "nope" }).catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(ClientError);
+    // Refused before anything was sent (the server declared no prompts): no span, nothing sent.
+    expect(exporter.getFinishedSpans().filter((span) => span.name.startsWith("prompts/get"))).toHaveLength(0);
+
+    const unknown = await server.callTool("no-such-tool", {}).catch((error: unknown) => error);
+    expect(unknown).toBeInstanceOf(ClientError);
+    const failed = spanNamed("tools/call no-such-tool");
+    expect(failed.attributes).toMatchObject({ "error.type": "-32602", "rpc.response.status_code": "-32602", "conduit.error.kind": "rpc" });
+    expect(failed.status.code).toBe(2);
+  });
+
+  it("without tracing, a request carries no trace context and no span is made", async () => {
+    const file = logFile();
+    const client = await connected(file, false, false);
+    await client.server("srv")!.callTool("echo", { text: "plain" });
+    const call = received(file).find((entry) => entry.method === "tools/call")!;
+    expect(call.meta).not.toHaveProperty("traceparent");
+    expect(exporter.getFinishedSpans()).toHaveLength(0);
+  });
+
+  it("refuses a tracing option that is not a Tracing", () => {
+    expect(() => new Client({ name: "h", version: "1", tracing: {} as never })).toThrow(InvalidArgumentError);
+  });
+});
+
+describe("a call's own _meta keys", () => {
+  for (const legacy of [false, true]) {
+    it(`reach the server beside the client's (${legacy ? "2025-11-25" : "2026-07-28"})`, async () => {
+      const file = logFile();
+      const client = await connected(file, legacy);
+      const meta = { "com.example/tenant": "acme", requestTag: "r-1", "com.example/route": { region: "eu" } };
+      await client.server("srv")!.callTool("echo", { text: "m" }, { meta, onProgress: () => undefined });
+      const call = received(file).find((entry) => entry.method === "tools/call")!;
+      expect(call.meta).toMatchObject(meta);
+      expect(call.meta?.progressToken).toBeDefined();
+      expect(String(call.meta?.traceparent)).toMatch(TRACEPARENT);
+    });
+  }
+
+  it("ride on every leg of an MRTR call", async () => {
+    const file = logFile();
+    const client = await connected(file, false, false);
+    await client.server("srv")!.callTool("ask", {}, { meta: { "com.example/tenant": "acme" } });
+    const legs = received(file).filter((entry) => entry.method === "tools/call");
+    expect(legs).toHaveLength(2);
+    for (const leg of legs) expect(leg.meta?.["com.example/tenant"]).toBe("acme");
+  });
+
+  it("are checked before anything is sent", async () => {
+    const file = logFile();
+    const client = await connected(file, false, false);
+    const server = client.server("srv")!;
+    const refusals: [unknown, RegExp][] = [
+      [{ "io.modelcontextprotocol/protocolVersion": "1999-01-01" }, /reserved/],
+      [{ "dev.mcp/anything": 1 }, /reserved/],
+      [{ progressToken: 7 }, /progressToken/],
+      [{ "bad key": 1 }, /not a _meta key/],
+      [{ "-x/ok": 1 }, /prefix/],
+      [[1, 2], /object/],
+      [{ big: "x".repeat(20_000) }, /16384 bytes/],
+      [Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`k${i}`, i])), /65 keys/],
+      [{ when: new Map() }, /not JSON/],
+    ];
+    for (const [meta, message] of refusals) {
+      await expect(server.callTool("echo", { text: "x" }, { meta: meta as Record<string, unknown> })).rejects.toThrow(message);
+    }
+    expect(received(file).filter((entry) => entry.method === "tools/call")).toHaveLength(0);
+    // Through the catalog too.
+    const echo = (await client.tools()).find((tool) => tool.name === "echo")!;
+    await expect(client.callTool(echo.qualifiedName, { text: "x" }, { meta: { "mcp/x": 1 } })).rejects.toBeInstanceOf(InvalidArgumentError);
+  });
+});
