@@ -1,0 +1,48 @@
+// `node tracing.mjs conduit <calls>`: sequential tools/call (2026-07-28, the raw stdio server's
+// `echo`) from a Client without tracing and from one with `openTelemetry()` over the SDK's
+// BasicTracerProvider (a simple processor into an exporter that drops what it is given: the cost
+// of making, ending and propagating spans, not of shipping them). The two run in turns, three
+// rounds each, in one process, so that both see the same machine.
+import { performance } from "node:perf_hooks";
+import { propagation } from "@opentelemetry/api";
+import { W3CTraceContextPropagator } from "@opentelemetry/core";
+import { BasicTracerProvider, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { Client } from "conduit-mcp";
+import { openTelemetry } from "conduit-mcp/opentelemetry";
+import { rawStdioServer } from "../lib/targets.mjs";
+import { clientArg, emit } from "./emit.mjs";
+
+clientArg(["conduit"]);
+const calls = Number(process.argv[3] ?? 2000);
+const dropped = { export: (_spans, done) => done({ code: 0 }), shutdown: () => Promise.resolve() };
+const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(dropped)] });
+const tracing = openTelemetry({ tracerProvider: provider, propagator: new W3CTraceContextPropagator() });
+propagation.disable();
+
+async function open(traced) {
+  const client = new Client({ name: "bench-tracing", version: "1.0.0", ...(traced ? { tracing } : {}) });
+  const server = await client.connect("bench", rawStdioServer("modern"), { protocolVersion: "2026-07-28" });
+  return { client, server };
+}
+
+const off = await open(false);
+const on = await open(true);
+const run = async ({ server }, n) => {
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) await server.callTool("echo", { text: "x" });
+  return n / ((performance.now() - t0) / 1000);
+};
+await run(off, 300);
+await run(on, 300);
+const offRates = [];
+const onRates = [];
+for (let round = 0; round < 3; round++) {
+  offRates.push(await run(off, calls));
+  onRates.push(await run(on, calls));
+}
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const offRate = median(offRates);
+const onRate = median(onRates);
+emit({ offRate, onRate, onShare: onRate / offRate });
+await off.client.close();
+await on.client.close();
