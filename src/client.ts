@@ -37,6 +37,7 @@ import type { ResumeOptions, ResumeResult } from "./server-input.js";
 // What the client keeps in its `store` for other workers (era verdicts, catalog lists, kept tasks).
 import { EraVerdicts } from "./era-store.js";
 import { StoredLists } from "./host/catalog-store.js";
+import { ToolPins } from "./host/tool-pins.js";
 import { KeptTasks } from "./kept-tasks.js";
 import type { TaskHandle } from "./protocol/types/index.js";
 
@@ -190,8 +191,40 @@ export class Client {
       onServerState: (listener) => this.onServerState(listener),
       logger: this.options.logger,
       stored: this.storedLists(),
+      pins: this.pins(),
+      trusted: (serverId) => this.options.trustedServers.has(serverId),
     });
     return this.catalogMade;
+  }
+
+  /**
+   * Approves the current definitions of `names` (tool names on that server, as `CatalogChange`
+   * gives them) of server `serverId`, as the catalog listed them last: with pinning, a tool held
+   * back (changed, or new under `"approve-new"`) is in `tools()` again and may be called.
+   */
+  async approveTools(serverId: string, names: readonly string[]): Promise<void> {
+    const pins = this.pins();
+    if (pins === undefined) throw new ClientError("usage", "approveTools needs the Client option `pinning`", { serverId });
+    await pins.approve(serverId, names);
+  }
+
+  private pinsMade: ToolPins | undefined;
+  /** Reports of catalog changes, one after another in the order they were seen. */
+  private changesTold: Promise<void> = Promise.resolve();
+
+  private pins(): ToolPins | undefined {
+    const wanted = this.options.pinning;
+    if (wanted === undefined) return undefined;
+    const hook = this.options.onCatalogChange;
+    this.pinsMade ??= new ToolPins({
+      store: wanted.store,
+      policy: wanted.policy,
+      logger: this.options.logger,
+      report: (change) => {
+        if (hook !== undefined) this.changesTold = this.changesTold.then(() => this.guard(() => hook(change)));
+      },
+    });
+    return this.pinsMade;
   }
 
   /**

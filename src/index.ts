@@ -13,7 +13,7 @@ export {
 } from "./server.js";
 export type { RestartOptions } from "./restart-policy.js";
 export { isTask } from "./protocol/tasks.js";
-export type { CatalogStoreOptions, ClientOptions, ConnectOptions } from "./options.js";
+export type { CatalogStoreOptions, ClientOptions, ConnectOptions, PinningOptions } from "./options.js";
 export type { ServerTarget, RemoteTarget } from "./options.js";
 export type { Store, StoreSetOptions } from "./stores/store.js";
 export type { TraceCarrier, TracedRequest, TracedStep, Tracing } from "./tracing/tracing.js";
@@ -35,6 +35,9 @@ export type { ConnectAllOptions, ConnectAllResult } from "./host/connect-all.js"
 export type { CatalogCallOptions, CatalogOptions, CatalogPrompt, CatalogResource, CatalogTool, ToolSearchOptions, ToolsOptions } from "./host/catalog.js";
 export type { ToolSearchHit } from "./host/tool-search.js";
 export { ToolVisibilityError, type ToolVisibilityErrorOptions, type ToolView } from "./host/tool-visibility.js";
+export type { CatalogChange, PinningPolicy } from "./host/tool-pins.js";
+export { ToolNotApprovedError, type ToolApprovalReason, type ToolNotApprovedErrorOptions } from "./host/tool-pin-error.js";
+export { toolFingerprint, promptFingerprint, resourceTemplateFingerprint } from "./host/tool-fingerprint.js";
 export type { ListenFilter, Subscription } from "./protocol/subscriptions.js";
 export type { StdioTarget } from "./transport/stdio-target.js";
 export type { HttpTarget } from "./transport/http.js";

@@ -76,6 +76,38 @@ export interface ClientOptions {
    * makes one. Nothing is traced without it.
    */
   tracing?: Tracing | undefined;
+  /**
+   * Pin each server's tools (`host/tool-pins.ts`): their fingerprints are kept in `store`
+   * (default the Client's) when a server id is first listed, and a later listing that adds,
+   * removes or changes a tool is reported to `onCatalogChange`; `policy` says which tools then
+   * wait for `client.approveTools` (default `"report"`: none). Off by default.
+   */
+  pinning?: PinningOptions | undefined;
+  /** Told of each change pinning sees in a server's tools (requires `pinning`). A throw is logged. */
+  onCatalogChange?: ((change: CatalogChange) => unknown) | undefined;
+  /**
+   * The server ids whose tool annotations (`readOnlyHint`, `destructiveHint`, …) the host trusts:
+   * their catalog tools carry `annotationsTrusted: true`. Annotations of any other server are
+   * what it claims of itself, hints to show, never grounds to skip a confirmation.
+   */
+  trustedServers?: readonly string[] | undefined;
+}
+
+/** Which tools pinning holds back until `client.approveTools` (see `host/tool-pins.ts`). */
+export type PinningPolicy = "report" | "block-changed" | "approve-new";
+
+/** What changed in a server's list of tools since the catalog's listing before (names of tools). */
+export interface CatalogChange {
+  serverId: string;
+  added: string[];
+  removed: string[];
+  changed: string[];
+}
+
+export interface PinningOptions {
+  /** Where the approved fingerprints are kept (default the Client's `store`). */
+  store?: Store | undefined;
+  policy?: PinningPolicy | undefined;
 }
 
 export interface CatalogStoreOptions {
@@ -131,6 +163,9 @@ export interface ResolvedClientOptions extends InputOptions {
   /** Whether the catalog keeps its lists in `store`, and private ones too; undefined when not. */
   catalogStore: { privateLists: boolean } | undefined;
   tracing: Tracing | undefined;
+  pinning: { store: Store; policy: PinningPolicy } | undefined;
+  onCatalogChange: ((change: CatalogChange) => unknown) | undefined;
+  trustedServers: ReadonlySet<string>;
 }
 
 export const CONNECT_DEFAULTS = {
@@ -144,8 +179,10 @@ export const CONNECT_DEFAULTS = {
 const CLIENT_KEYS: ReadonlySet<string> = new Set([
   "name", "version", "title", "handler", "assigns", "logger", "requestTimeout", "maxServerRequests", "handlerTimeout",
   "inputRateLimit", "logRateLimit", "sampling", "maxInputRounds", "maxQueuedNotifications", "extensions", "store", "tracing",
-  "catalogStore",
+  "catalogStore", "pinning", "onCatalogChange", "trustedServers",
 ]);
+const PINNING_KEYS: ReadonlySet<string> = new Set(["store", "policy"]);
+const POLICIES: ReadonlySet<string> = new Set(["report", "block-changed", "approve-new"]);
 const CATALOG_STORE_KEYS: ReadonlySet<string> = new Set(["privateLists"]);
 const TIMEOUT_KEYS: ReadonlySet<string> = new Set(["default", "elicitation"]);
 const RATE_KEYS: ReadonlySet<string> = new Set(["perSecond", "burst"]);
@@ -170,6 +207,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
   keys("Client option `logRateLimit`", options.logRateLimit, RATE_KEYS);
   keys("Client option `sampling`", options.sampling, SAMPLING_KEYS);
   if (typeof options.catalogStore === "object") keys("Client option `catalogStore`", options.catalogStore, CATALOG_STORE_KEYS);
+  keys("Client option `pinning`", options.pinning, PINNING_KEYS);
   if (typeof options.name !== "string" || options.name === "") throw new InvalidArgumentError("Client option `name` must be a non-empty string");
   if (typeof options.version !== "string") throw new InvalidArgumentError("Client option `version` must be a string");
   const d = INPUT_DEFAULTS;
@@ -192,9 +230,28 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     maxInputRounds: positiveInteger(option("maxInputRounds"), options.maxInputRounds ?? d.maxInputRounds),
     maxQueuedNotifications: positiveInteger(option("maxQueuedNotifications"), options.maxQueuedNotifications ?? d.maxQueuedNotifications),
     extensions: checkExtensions(options.extensions),
-    store: options.store === undefined ? memoryStore() : checkStore(options.store),
+    store: options.store === undefined ? memoryStore() : checkStore(options.store, "store"),
     catalogStore: catalogStore(options.catalogStore),
     tracing: checkTracing(options.tracing),
+    ...pinning(options),
+  };
+}
+
+function pinning(options: ClientOptions): Pick<ResolvedClientOptions, "pinning" | "onCatalogChange" | "trustedServers"> {
+  const { pinning: given, onCatalogChange, trustedServers } = options;
+  if (onCatalogChange !== undefined && typeof onCatalogChange !== "function") throw new InvalidArgumentError("Client option `onCatalogChange` must be a function");
+  // Without pinning nothing is compared: a hook given alone would wait for ever in silence.
+  if (onCatalogChange !== undefined && given === undefined) throw new InvalidArgumentError("Client option `onCatalogChange` needs `pinning` (pinning: {} reports changes)");
+  if (trustedServers !== undefined && (!Array.isArray(trustedServers) || trustedServers.some((id) => typeof id !== "string"))) {
+    throw new InvalidArgumentError("Client option `trustedServers` must be an array of server ids (strings)");
+  }
+  const policy = given?.policy ?? "report";
+  if (!POLICIES.has(policy)) throw new InvalidArgumentError(`Client option \`pinning.policy\` must be "report", "block-changed" or "approve-new", got ${JSON.stringify(policy)}`);
+  const store = given?.store === undefined ? options.store : given.store;
+  return {
+    pinning: given === undefined ? undefined : { store: store === undefined ? memoryStore() : checkStore(store, "pinning.store"), policy },
+    onCatalogChange,
+    trustedServers: new Set(trustedServers ?? []),
   };
 }
 
@@ -203,10 +260,10 @@ function checkTracing(tracing: unknown): Tracing | undefined {
   throw new InvalidArgumentError("Client option `tracing` must be a Tracing (request and step), such as openTelemetry() of conduit-mcp/opentelemetry");
 }
 
-function checkStore(store: unknown): Store {
+function checkStore(store: unknown, name: string): Store {
   const methods = ["get", "set", "delete", "setIfAbsent"] as const;
   if (typeof store !== "object" || store === null || methods.some((name) => typeof (store as Record<string, unknown>)[name] !== "function")) {
-    throw new InvalidArgumentError("Client option `store` must be a Store (get, set, delete and setIfAbsent)");
+    throw new InvalidArgumentError(`Client option \`${name}\` must be a Store (get, set, delete and setIfAbsent)`);
   }
   return store as Store;
 }

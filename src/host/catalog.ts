@@ -38,6 +38,8 @@ import { ToolNames } from "./tool-names.js";
 import { indexPart, rank, searchArguments, type PartIndex, type ToolSearchHit } from "./tool-search.js";
 import { ToolVisibilityError, checkCaller, checkView, type ToolView } from "./tool-visibility.js";
 import type { StoredLists } from "./catalog-store.js";
+import type { ToolPins } from "./tool-pins.js";
+import { ToolNotApprovedError } from "./tool-pin-error.js";
 
 export type CatalogTool = Tool & {
   readonly serverId: string;
@@ -55,6 +57,11 @@ export type CatalogTool = Tool & {
   readonly visibility: readonly ToolAudience[];
   /** The tool's app view, a `ui://` URI to read with `resources/read`, when it has one. */
   readonly appResourceUri?: string;
+  /**
+   * Present (`true`) when the host lists the tool's server as trusted (`trustedServers`): only
+   * then are its `annotations` more than the server's own claims. Absent otherwise.
+   */
+  readonly annotationsTrusted?: true;
 };
 export type CatalogResource = Resource & { readonly serverId: string };
 export type CatalogPrompt = Prompt & { readonly serverId: string };
@@ -98,6 +105,10 @@ export interface CatalogSource {
   server(serverId: string): ServerHandle | undefined;
   onServerState(listener: (change: ServerStateChange) => void): () => void;
   logger: Logger;
+  /** Pinning, when the host asked for it: which tools of a listing wait for approval. */
+  pins?: ToolPins | undefined;
+  /** Whether the host trusts the annotations of a server's tools. */
+  trusted?: ((serverId: string) => boolean) | undefined;
   /** The lists kept in the client's store (`catalogStore`), and the hash of each server's target. */
   stored?: { readonly lists: StoredLists; targetOf(serverId: string): string | undefined } | undefined;
 }
@@ -225,7 +236,7 @@ export class Catalog {
     if (typeof options !== "object" || options === null) throw new InvalidArgumentError("the tools options must be an object");
     knownKeys("the tools options", options, TOOLS_KEYS);
     const view = checkView(options.audience);
-    const lists = await this.gather("tools", options);
+    const lists = await this.admitted(await this.gather("tools", options));
     let built = this.built;
     if (built === undefined || !sameLists(built.lists, lists)) this.built = built = this.build(lists);
     let tools = built.views[view];
@@ -255,6 +266,27 @@ export class Catalog {
     return rank(built.parts.map((part) => this.indexOf(part[of])), terms, folded, limit);
   }
 
+  /**
+   * With pinning, each server's list less the tools that wait for the host's approval. A server
+   * whose pins cannot be read is left out: judging without them would trust its tools anew.
+   */
+  private async admitted(lists: Listing[]): Promise<Listing[]> {
+    const pins = this.source.pins;
+    if (pins === undefined) return lists;
+    return Promise.all(
+      lists.map(async (listing) => {
+        if (listing.items === NONE) return listing;
+        try {
+          const items = await pins.admit(listing.serverId, listing.items);
+          return items === listing.items ? listing : { ...listing, items };
+        } catch (error) {
+          this.source.logger.warn(`the catalog left out the tools of server "${listing.serverId}": its pins could not be read: ${(error as Error).message}`);
+          return { serverId: listing.serverId, items: NONE, restarting: false };
+        }
+      }),
+    );
+  }
+
   /** One server's index, kept while its part of the catalog is the same array. */
   private readonly indexes = new WeakMap<readonly CatalogTool[], PartIndex>();
   private indexOf(tools: readonly CatalogTool[]): PartIndex {
@@ -280,6 +312,7 @@ export class Catalog {
   private makePart({ serverId, items, restarting }: Listing): Part {
     const tools: CatalogTool[] = [];
     const seen = new Map<string, Tool>();
+    const trusted = this.source.trusted?.(serverId) === true;
     let twice = 0;
     for (const tool of items as Tool[]) {
       // One name, one tool: a server that lists a name again has its first one kept.
@@ -288,7 +321,7 @@ export class Catalog {
         continue;
       }
       seen.set(tool.name, tool);
-      const made = taggedTool(tool, serverId, this.names.issue(serverId, tool.name), restarting);
+      const made = taggedTool(tool, serverId, this.names.issue(serverId, tool.name), restarting, trusted);
       if (made.visibility !== DEFAULT_VISIBILITY) this.restricted.set(made.qualifiedName, made.visibility);
       else if (this.restricted.size > 0) this.restricted.delete(made.qualifiedName);
       tools.push(made);
@@ -324,6 +357,7 @@ export class Catalog {
     if (listed !== undefined && !listed.has(name)) {
       throw new ClientError("unsupported", `the tool ${qualifiedName} (${quote(name)} of server "${serverId}") is not in the list of tools its server gives now`, { serverId });
     }
+    await this.checkApproved(server, name, qualifiedName);
     let visibility = this.visibilityOf(serverId, name, qualifiedName);
     if (visibility === undefined) {
       // Who may call a tool is in its server's list alone: one the catalog never had is listed
@@ -334,6 +368,20 @@ export class Catalog {
     if (!visibility.includes(caller)) throw new ToolVisibilityError({ serverId, qualifiedName, toolName: name, caller, visibility });
     // Never a task: the catalog's options have no `task`, and `withoutCaller` keeps none.
     return server.callTool(name, args, withoutCaller(options)) as Promise<CallToolResult | PendingInput>;
+  }
+
+  /**
+   * With pinning, a tool that waits for approval is refused before anything is sent. It is
+   * judged by the newest list of its server the catalog has (listed now when it has none).
+   */
+  private async checkApproved(server: ServerHandle, name: string, qualifiedName: string): Promise<void> {
+    const pins = this.source.pins;
+    if (pins === undefined) return;
+    const serverId = server.id;
+    let items = this.cache.get(serverId)?.lists.tools?.items ?? this.lastTools.get(serverId);
+    if (items === undefined) items = (await this.listOf(server, "tools", {})).items;
+    const reason = await pins.waiting(serverId, items === NONE ? undefined : items, name);
+    if (reason !== undefined) throw new ToolNotApprovedError({ serverId, qualifiedName, toolName: name, reason });
   }
 
   /**
@@ -475,23 +523,26 @@ function sameLists(a: readonly Listing[], b: readonly Listing[]): boolean {
  * some twenty times slower, which for 5 000 tools is most of a listing. An item that has a field
  * of those names itself, which would then win, takes the slow way.
  */
-function taggedTool(tool: Tool, serverId: string, qualifiedName: string, restarting: boolean): CatalogTool {
+function taggedTool(tool: Tool, serverId: string, qualifiedName: string, restarting: boolean, trusted: boolean): CatalogTool {
   const { visibility, resourceUri: appResourceUri } = appsToolMeta(tool);
-  if (!OWN_FIELDS.some((field) => Object.hasOwn(tool, field))) {
+  // The slow way for a trusted server's tools too: the host trusts few, and the fast literals stay four.
+  if (!trusted && !OWN_FIELDS.some((field) => Object.hasOwn(tool, field))) {
     // One literal per set of fields, so that each stays a literal and one spread.
     if (appResourceUri === undefined) return restarting ? { serverId, qualifiedName, visibility, restarting: true, ...tool } : { serverId, qualifiedName, visibility, ...tool };
     return restarting ? { serverId, qualifiedName, visibility, appResourceUri, restarting: true, ...tool } : { serverId, qualifiedName, visibility, appResourceUri, ...tool };
   }
-  const copy: Tool & { serverId: string; qualifiedName: string; visibility: readonly ToolAudience[]; appResourceUri?: string; restarting?: true } = { ...tool, serverId, qualifiedName, visibility };
+  const copy: Tool & { serverId: string; qualifiedName: string; visibility: readonly ToolAudience[]; appResourceUri?: string; restarting?: true; annotationsTrusted?: true } = { ...tool, serverId, qualifiedName, visibility };
   // These are the catalog's to give: a server's own fields of those names are not kept.
   if (appResourceUri !== undefined) copy.appResourceUri = appResourceUri;
   else delete copy.appResourceUri;
   if (restarting) copy.restarting = true;
   else delete copy.restarting;
+  if (trusted) copy.annotationsTrusted = true;
+  else delete copy.annotationsTrusted;
   return copy;
 }
 
-const OWN_FIELDS = ["serverId", "qualifiedName", "restarting", "visibility", "appResourceUri"] as const;
+const OWN_FIELDS = ["serverId", "qualifiedName", "restarting", "visibility", "appResourceUri", "annotationsTrusted"] as const;
 
 /** The tools `who` may call: `tools` itself when that is all of them (the common case). */
 function audience(tools: CatalogTool[], who: ToolAudience): readonly CatalogTool[] {
