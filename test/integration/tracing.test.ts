@@ -18,6 +18,8 @@ import { openTelemetry } from "../../src/tracing/opentelemetry.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { track } from "../helpers/cleanup.js";
 import { startRawHttp, type JsonObject } from "../helpers/raw-http.js";
+import { startRawStdio } from "../helpers/raw-stdio.js";
+import { TASKS_EXTENSION, done, scriptTasks } from "../helpers/modern-tasks.js";
 
 const SERVER = fileURLToPath(new URL("../fixtures/tracing-server.mjs", import.meta.url));
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$/;
@@ -157,6 +159,29 @@ describe("tracing", () => {
     const legs = received(file).filter((entry) => entry.method === "tools/call");
     expect(legs).toHaveLength(2);
     for (const leg of legs) expect(String(leg.meta?.traceparent)).toContain(call.spanContext().spanId);
+  });
+
+  it("a modern task's polls are spans with the task's id, each carrying its own trace context", async () => {
+    const raw = track(await startRawStdio());
+    raw.handle("server/discover", () => ({
+      resultType: "complete",
+      supportedVersions: ["2026-07-28"],
+      capabilities: { tools: {}, extensions: { [TASKS_EXTENSION]: {} } },
+      _meta: { "io.modelcontextprotocol/serverInfo": { name: "raw-tasks", version: "1" } },
+    }));
+    const script = scriptTasks(raw, [{ status: "working" }, done("finished")]);
+    const client = track(new Client({ name: "traced-host", version: "1", logger: capturingLogger(), tracing: openTelemetry({ tracerProvider: provider }) }));
+    const server = await client.connect("tasks", raw.target);
+    const result = await server.callTool("slow", {});
+    expect(result.content).toEqual([{ type: "text", text: "finished" }]);
+    const polls = exporter.getFinishedSpans().filter((span) => span.name === "tasks/get");
+    expect(polls.length).toBe(script.gets.length);
+    expect(polls.length).toBeGreaterThanOrEqual(2);
+    for (const poll of polls) expect(poll.attributes).toMatchObject({ "mcp.method.name": "tasks/get", "conduit.task.id": "task-1" });
+    const sent = script.gets.map((get) => String((get.message.params?._meta as Record<string, unknown> | undefined)?.traceparent));
+    expect(new Set(sent).size).toBe(sent.length);
+    for (const poll of polls) expect(sent).toContain(`00-${poll.spanContext().traceId}-${poll.spanContext().spanId}-01`);
+    expect(spanNamed("tools/call slow").attributes["gen_ai.tool.name"]).toBe("slow");
   });
 
   it("records a failed request and a tool's own error on the span", async () => {
