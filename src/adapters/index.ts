@@ -23,3 +23,4 @@ export {
 export { toAnthropicToolResult, type AnthropicImageMediaType, type AnthropicToolResult, type AnthropicToolResultBlock } from "./anthropic-results.js";
 export { AI_SDK_VERSIONS, toAiSdkToolOutput, type AiSdk6MediaPart, type AiSdk7FilePart, type AiSdkContentPart, type AiSdkOutputOptions, type AiSdkToolOutput, type AiSdkVersion } from "./ai-sdk-results.js";
 export { NO_CONTENT } from "./result-parts.js";
+export { TOOL_SEARCH_NAME, ToolSearch, type AiSdkSearchTool, type ToolSearchFound, type ToolSearchSource, type ToolSearchToolOptions } from "./tool-search-tool.js";
