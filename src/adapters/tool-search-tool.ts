@@ -7,9 +7,8 @@
  *
  * The model's input is checked like any caller's: a query that is not a non-empty string of at
  * most 1 000 characters, or a `limit` outside 1–50, is a TypeError, which the model APIs' loops
- * hand back to the model as the tool's error. A lazy server's tools are searched only once the
- * catalog has them (a listing, or `catalogStore`), and the server is started by the first call of
- * a tool found, as any catalog call starts it.
+ * hand back to the model as the tool's error. A search lists what the catalog has not listed,
+ * and so connects a lazy server, as `client.tools()` does.
  */
 import type { CatalogTool, ToolSearchHit } from "../index.js";
 import type { AnthropicTool } from "./anthropic-tools.js";
