@@ -11,6 +11,15 @@ import { startBrowser, type BrowserHarness } from "../helpers/chromium.js";
 import { startOAuthServers } from "../helpers/oauth-server.js";
 import { needs } from "../helpers/system-tools.js";
 
+/**
+ * Resolves once the popup `opened` gives has closed. The close is listened for as soon as the
+ * popup opens, and a popup already closed counts: the flow may finish (and close it) before the
+ * test's next line runs, and a `waitForEvent("close")` made after that waits for ever.
+ */
+function closedPopup(opened: Promise<Page>): Promise<void> {
+  return opened.then((popup) => (popup.isClosed() ? undefined : popup.waitForEvent("close").then(() => undefined)));
+}
+
 /** The host's callback page: Conduit's web entry, and the helper. */
 const CALLBACK_PAGE = `<!doctype html><meta charset="utf-8"><title>callback</title>
 <script type="module">const { completeAuthorization } = await import("/conduit.js"); globalThis.outcome = completeAuthorization();</script>`;
@@ -82,10 +91,9 @@ describe("OAuth in Chromium", needs("chromium-headless-shell"), () => {
   it("connects through the popup: the second window goes through consent to the callback page, which completes the flow, and the page lists tools", async () => {
     const servers = await startOAuthServers({ cors: true });
     const { page, context, origin, errors } = await browser.openPage();
-    const opened = context.waitForEvent("page");
+    const closed = closedPopup(context.waitForEvent("page"));
     await connectWithPopup(page, servers.resourceUrl, `${origin}/callback`);
-    const popup = await opened;
-    await popup.waitForEvent("close");
+    await closed;
     expect(await page.evaluate(() => globalThis.oauthListed)).toEqual(["whoami"]);
     expect(servers.authorizations).toHaveLength(1);
     expect(servers.authorizations[0]!.get("redirect_uri")).toBe(`${origin}/callback`);
@@ -105,10 +113,9 @@ describe("OAuth in Chromium", needs("chromium-headless-shell"), () => {
       // As a browser without it (or whose message was lost): the storage event and the reads carry the redirect.
       delete (globalThis as { BroadcastChannel?: unknown }).BroadcastChannel;
     });
-    const opened = context.waitForEvent("page");
+    const closed = closedPopup(context.waitForEvent("page"));
     await connectWithPopup(page, servers.resourceUrl, `${origin}/callback`);
-    const popup = await opened;
-    await popup.waitForEvent("close");
+    await closed;
     expect(await page.evaluate(() => globalThis.oauthListed)).toEqual(["whoami"]);
     expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("conduit-oauth:")))).toEqual([]);
   });
@@ -131,9 +138,9 @@ describe("OAuth in Chromium", needs("chromium-headless-shell"), () => {
     await page.evaluate(() => {
       window.open = (globalThis as { realOpen?: typeof window.open }).realOpen!;
     });
-    const opened = context.waitForEvent("page");
+    const closed = closedPopup(context.waitForEvent("page"));
     await page.click("#authorize");
-    await (await opened).waitForEvent("close");
+    await closed;
     expect(await page.evaluate(() => globalThis.oauthListed)).toEqual(["whoami"]);
     expect(servers.authorizations).toHaveLength(1);
   });
@@ -141,9 +148,9 @@ describe("OAuth in Chromium", needs("chromium-headless-shell"), () => {
   it("refuses a redirect whose state no flow waits for, without redeeming its code", async () => {
     const servers = await startOAuthServers({ cors: true });
     const { page, context, origin } = await browser.openPage();
-    const opened = context.waitForEvent("page");
+    const closed = closedPopup(context.waitForEvent("page"));
     await connectWithPopup(page, servers.resourceUrl, `${origin}/forging-callback`);
-    await (await opened).waitForEvent("close");
+    await closed;
     const failure = await page.evaluate(() => globalThis.oauthFailure);
     expect(failure).toMatchObject({ kind: "auth", blocked: false });
     expect(failure!.message).toContain("at authorization");
