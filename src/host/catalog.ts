@@ -6,7 +6,8 @@
  * Lists are cached per server and dropped when the server says they changed (legacy servers send
  * `notifications/*\/list_changed` unasked; of a modern one the catalog asks them with `watch`),
  * when a 2026-07-28 list's cache hint (`ttlMs`) has passed, when the server's connection ends or
- * is restarted, or on request (`refresh`). A lazy server is connected by its first listing. While
+ * is restarted, or on request (`refresh`). A lazy server is connected by its first listing, unless
+ * the store holds its list (`catalogStore`): then it is started by its first call. While
  * a server is being restarted its tools are the ones it listed last, marked `restarting`. With
  * `catalogStore`, lists with a hint are also kept in the client's store for other workers
  * (`catalog-store.ts`).
@@ -439,6 +440,10 @@ export class Catalog {
       const last = kind === "tools" ? this.lastTools.get(serverId) : undefined;
       return { serverId, items: last ?? NONE, restarting: last !== undefined };
     }
+    if (server.state === "idle") {
+      const kept = await this.keptWhileIdle(server, kind);
+      if (kept !== undefined) return kept;
+    }
     try {
       if (server.state !== "ready") await server.ready();
       if (!offers(server, kind)) return { serverId, items: NONE, restarting: false };
@@ -472,6 +477,30 @@ export class Catalog {
       this.source.logger.warn(`the catalog left out the ${kind} of server "${serverId}": ${(error as Error).message}`);
       return { serverId, items: NONE, restarting: false };
     }
+  }
+
+  /**
+   * A lazy server not started yet, whose list another worker (or an earlier Client) kept in the
+   * store while its hint holds: that list, cached until the hint passes or the server starts, so
+   * a search finds its tools and only a call starts it. Only 2026-07-28 lists are kept, and they
+   * are read back checked (`catalog-store.ts`); without one the server is connected to be listed.
+   */
+  private async keptWhileIdle(server: ServerHandle, kind: Kind): Promise<Listing | undefined> {
+    const stored = this.source.stored;
+    const target = stored?.targetOf(server.id);
+    if (stored === undefined || target === undefined) return undefined;
+    const serverId = server.id;
+    let entry = this.cache.get(serverId);
+    const cached = entry?.lists[kind];
+    if (cached?.items !== undefined && now() < cached.expiresAt) return { serverId, items: cached.items, restarting: false };
+    const kept = await stored.lists.read(serverId, target, kind);
+    // Started (or closed) while the store was read: what it lists now is the one to give.
+    if (kept === undefined || server.state !== "idle" || this.source.server(serverId) !== server) return undefined;
+    if (entry === undefined) this.cache.set(serverId, (entry = { lists: {} }));
+    const expiresAt = now() + Math.min(kept.ttlMs ?? 0, MAX_TTL_MS);
+    entry.lists[kind] = { listing: Promise.resolve(kept), items: kept.items, expiresAt };
+    if (kind === "tools") this.lastTools.set(serverId, kept.items);
+    return { serverId, items: kept.items, restarting: false };
   }
 
   /** A server's list: through the client's store when the host keeps the lists there (`catalog-store.ts`). */

@@ -104,6 +104,14 @@ async function modernServer(hint: { ttlMs: number; cacheScope: "public" | "priva
   return srv;
 }
 
+/** The modern server above, whose one tool a search can find by its words. */
+async function weatherServer(hint: { ttlMs: number; cacheScope: "public" | "private" }): Promise<RawHttpServer> {
+  const srv = await modernServer(hint);
+  const forecast = { name: "forecast", description: "The weather forecast for a city", inputSchema: { type: "object" } };
+  srv.handle("tools/list", () => ({ resultType: "complete", tools: [forecast], ...hint }));
+  return srv;
+}
+
 describe("the catalog's lists in the store (catalogStore)", () => {
   it("spares a fresh Client's first tools() the listing while the hint allows, and lists once it has passed", async () => {
     // Only the clocks are faked (the sockets run on real timers): the wall clock the stored
@@ -210,6 +218,50 @@ describe("the catalog's lists in the store (catalogStore)", () => {
       expect(logger.warnings("ignored the stored tools")).toHaveLength(1);
       expect(logger.warnings("ignored the stored tools")[0]).toContain(why);
     }
+  });
+
+  it("lets a search find a lazy server's tools without starting it, and starts it on the first call of one found", async () => {
+    const srv = await weatherServer({ ttlMs: 3_600_000, cacheScope: "public" });
+    srv.handle("tools/call", () => ({ resultType: "complete", content: [{ type: "text", text: "called" }] }));
+    const store = memoryStore();
+    const first = client(store, capturingLogger(), { catalogStore: true });
+    await first.connect("s", { url: srv.url });
+    await first.tools();
+    await first.close();
+    const before = srv.requests.length;
+
+    const second = client(store, capturingLogger(), { catalogStore: true });
+    const lazy = await second.connect("s", { url: srv.url }, { lazy: true });
+    const hits = await second.searchTools("weather forecast");
+    expect(hits.map((hit) => hit.tool.qualifiedName)).toEqual(["s_forecast"]);
+    expect((await second.tools()).map((tool) => tool.qualifiedName)).toEqual(["s_forecast"]);
+    expect(lazy.state).toBe("idle");
+    expect(srv.requests.length).toBe(before);
+
+    const result = await second.callTool("s_forecast", {});
+    expect(result).toMatchObject({ content: [{ type: "text", text: "called" }] });
+    expect(lazy.state).toBe("ready");
+    expect(srv.requests.slice(before).map(methodOf)).toEqual(expect.arrayContaining(["server/discover", "tools/call"]));
+    expect(count(srv, "tools/list")).toBe(1);
+  });
+
+  it("starts a lazy server to list it when the store holds no fresh list of it, or the option is off", async () => {
+    vi.useFakeTimers({ toFake: ["Date", "performance"] });
+    const srv = await weatherServer({ ttlMs: 60_000, cacheScope: "public" });
+    const store = memoryStore();
+    const first = client(store, capturingLogger(), { catalogStore: true });
+    await first.connect("s", { url: srv.url });
+    await first.tools();
+    const off = client(store);
+    const notKept = await off.connect("s", { url: srv.url }, { lazy: true });
+    expect((await off.searchTools("weather forecast")).map((hit) => hit.tool.qualifiedName)).toEqual(["s_forecast"]);
+    expect(notKept.state).toBe("ready");
+
+    vi.advanceTimersByTime(60_000);
+    const late = client(store, capturingLogger(), { catalogStore: true });
+    const expired = await late.connect("s", { url: srv.url }, { lazy: true });
+    expect((await late.searchTools("weather forecast")).map((hit) => hit.tool.qualifiedName)).toEqual(["s_forecast"]);
+    expect(expired.state).toBe("ready");
   });
 
   it("lists, with a warning, when the store fails", async () => {
