@@ -20,7 +20,7 @@ import { callHost } from "./util/logger.js";
 import { ServerBinding, type ClientSide } from "./server-binding.js";
 import type { Implementation } from "./protocol/types/index.js";
 import { CONNECT_DEFAULTS, checkConnectOptions, resolveClientOptions, type ClientOptions, type ConnectOptions, type ResolvedClientOptions } from "./options.js";
-import { createTransport, type ServerTarget, type SharedAcrossConnections } from "./targets.js";
+import { createTransport, type AuthTracing, type ServerTarget, type SharedAcrossConnections } from "./targets.js";
 import { EraMemory, targetKey } from "./era-memory.js";
 import { ServerHandle } from "./server.js";
 import { loadServerConfig, type ConfiguredServer } from "./host/config.js";
@@ -98,6 +98,7 @@ export class Client {
       inputRateLimit: this.options.inputRateLimit,
       logRateLimit: this.options.logRateLimit,
       maxServerRequests: this.options.maxServerRequests,
+      tracing: this.options.tracing,
       deliver: (method, params, ctx, from) => this.deliver(method, params, ctx, from),
       deliverLog: (gate, params, ctx, from) => this.deliverLog(gate, params, ctx, from),
     };
@@ -257,7 +258,9 @@ export class Client {
     // The first transport is made now, so that a bad target fails this call, lazy or not; each
     // restart makes its own.
     const shared: SharedAcrossConnections = {};
-    let fresh: Transport | undefined = createTransport(target, options, this.options.logger, this.backend, this.options.name, shared);
+    const tracing = this.options.tracing;
+    const traced: AuthTracing | undefined = tracing === undefined ? undefined : (name, attributes, run) => tracing.step({ name, serverId, attributes }, run);
+    let fresh: Transport | undefined = createTransport(target, options, this.options.logger, this.backend, this.options.name, shared, traced);
     const key = targetKey(target);
     const binding = new ServerBinding(this.side, serverId, originOption(options) ?? fresh.origin);
     const settings: ConnectionSettings = {
@@ -276,7 +279,7 @@ export class Client {
     };
     const maker: ConnectionMaker = {
       create: (signal) => {
-        const transport = fresh ?? createTransport(target, options, this.options.logger, this.backend, this.options.name, shared);
+        const transport = fresh ?? createTransport(target, options, this.options.logger, this.backend, this.options.name, shared, traced);
         fresh = undefined;
         // The fields first: after a spread they would make a dictionary object (some 420 bytes
         // more, kept by every connection); `settings` has neither.

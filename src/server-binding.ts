@@ -16,6 +16,7 @@ import type { InboundRequest } from "./rpc/inbound-request.js";
 import type { RelatedCall } from "./rpc/pending-call.js";
 import type { RequestId } from "./util/json.js";
 import type { RateLimit } from "./util/token-bucket.js";
+import type { Tracing } from "./tracing/tracing.js";
 
 /** The client's side, made once per client. */
 export interface ClientSide {
@@ -25,6 +26,8 @@ export interface ClientSide {
   readonly inputRateLimit: RateLimit;
   readonly logRateLimit: RateLimit;
   readonly maxServerRequests: number;
+  /** The host's tracing: a server's request answered is a span of its own. */
+  readonly tracing: Tracing | undefined;
   deliver(method: string, params: Record<string, unknown>, ctx: NotificationContext, from: NotificationSource): void;
   deliverLog(gate: LogGate, params: Record<string, unknown>, ctx: NotificationContext, from: NotificationSource): void;
 }
@@ -85,7 +88,7 @@ export class ServerBinding implements ConnectionHooks, InputCounters, InputParki
 
   serverRequest(request: InboundRequest, related: RelatedCall | undefined, from: ConnectionFacts): void {
     const source = this.source(from, from.callsInFlight, related?.assigns, related?.id ?? null, request.signal);
-    dispatchServerRequest(this.client.pipeline, request, source, related);
+    dispatchServerRequest(this.client.pipeline, request, source, related, this.client.tracing);
   }
 
   answerInputs(requests: Record<string, InputRequest>, call: { assigns: unknown; signal: AbortSignal | undefined }, from: ConnectionFacts): Promise<Record<string, unknown>> {

@@ -3,7 +3,7 @@
  * authorized with OAuth when `auth` says how) — checked, and the transport made from it. This
  * is the one file of the core that reaches into `auth/` (eslint.config.js: the auth seam).
  */
-import { OAuthAuthorizer } from "./auth/oauth.js";
+import { OAuthAuthorizer, type AuthTracing } from "./auth/oauth.js";
 import { AUTH_OPTION_KEYS, type AuthOptions } from "./auth/options.js";
 import { CONNECT_DEFAULTS, type ConnectOptions } from "./options.js";
 import { runtime } from "./platform.js";
@@ -16,6 +16,8 @@ import { knownKeys } from "./util/arguments.js";
 import { ClientError, InvalidArgumentError } from "./util/errors.js";
 import type { Logger } from "./util/logger.js";
 import { MAX_TIMER_MS } from "./util/time.js";
+
+export type { AuthTracing };
 
 /** A remote server: Streamable HTTP or HTTP+SSE, authorized with OAuth when `auth` says how. */
 export interface RemoteTarget extends HttpTarget {
@@ -105,7 +107,7 @@ function stringMap(what: string, value: unknown): void {
   }
 }
 
-export function createTransport(target: ServerTarget, options: ConnectOptions, logger: Logger, backend: HttpBackend, clientName: string, shared: SharedAcrossConnections = {}): Transport {
+export function createTransport(target: ServerTarget, options: ConnectOptions, logger: Logger, backend: HttpBackend, clientName: string, shared: SharedAcrossConnections = {}, traced?: AuthTracing): Transport {
   checkTarget(target);
   const maxMessageBytes = options.maxMessageBytes ?? CONNECT_DEFAULTS.maxMessageBytes;
   if (isChannelTarget(target)) {
@@ -135,7 +137,7 @@ export function createTransport(target: ServerTarget, options: ConnectOptions, l
   }
   const { auth, ...http } = target;
   // One authorizer for every connection of the server: a restart keeps its tokens.
-  const authorizer = auth === undefined ? undefined : (shared.authorizer ??= authorizerFor(http, auth, clientName, logger));
+  const authorizer = auth === undefined ? undefined : (shared.authorizer ??= authorizerFor(http, auth, clientName, logger, traced));
   const endWhenUnreachable = options.restart !== undefined && options.restart !== false;
   return new HttpTransport(http, { logger, maxMessageBytes, backend, authorizer, endWhenUnreachable });
 }
@@ -160,7 +162,7 @@ function checkAuthOptions(auth: AuthOptions): AuthOptions {
   return auth;
 }
 
-function authorizerFor(target: HttpTarget, auth: AuthOptions, clientName: string, logger: Logger): OAuthAuthorizer {
+function authorizerFor(target: HttpTarget, auth: AuthOptions, clientName: string, logger: Logger, traced: AuthTracing | undefined): OAuthAuthorizer {
   let url: URL;
   try {
     url = new URL(target.url);
@@ -169,5 +171,5 @@ function authorizerFor(target: HttpTarget, auth: AuthOptions, clientName: string
   }
   const given = target.fetch;
   const fetchFn = given === undefined ? (input: string, init?: RequestInit) => fetch(input, init) : (input: string, init?: RequestInit) => given(input, init);
-  return new OAuthAuthorizer(url, auth, clientName, fetchFn, logger);
+  return new OAuthAuthorizer(url, auth, clientName, fetchFn, logger, traced);
 }

@@ -36,6 +36,12 @@ import { bearer, dueForRefresh, usableKept, type Tokens } from "./tokens.js";
 import { unattendedToken } from "./unattended.js";
 import { UrlPolicy, isSecure, requireSecureUrl } from "./url-policy.js";
 
+/**
+ * Runs one step of the authorizer (discovery, a flow, a refresh) under the host's tracing: the
+ * Client makes it of its `tracing` option, so that auth/ needs nothing of the tracing seam.
+ */
+export type AuthTracing = <T>(name: string, attributes: Readonly<Record<string, string>>, run: () => Promise<T>) => Promise<T>;
+
 /** Step-ups in a row before a `403 insufficient_scope` stands: with the first, three authorizations at most. */
 const MAX_STEP_UPS = 2;
 
@@ -61,6 +67,7 @@ export class OAuthAuthorizer implements Authorizer {
     clientName: string,
     fetchFn: FetchFn,
     private readonly logger: Logger,
+    private readonly traced?: AuthTracing,
   ) {
     const namespace = options.namespace;
     if (namespace !== undefined && (typeof namespace !== "string" || namespace === "")) throw new InvalidArgumentError("`auth.namespace` must be a non-empty string");
@@ -219,11 +226,20 @@ export class OAuthAuthorizer implements Authorizer {
     return (await this.ctx.endpoint.dpopKey(false))?.thumbprint();
   }
 
+  /**
+   * `run` under a span named `name` when the host traces, a child of the request that met the
+   * challenge (the span carries no URL of the host's, nor anything of a token).
+   */
+  private step<T>(name: string, attributes: Readonly<Record<string, string>>, run: () => Promise<T>): Promise<T> {
+    const traced = this.traced;
+    return traced === undefined ? run() : traced(name, attributes, run);
+  }
+
   private async discover(challenge: Challenge): Promise<Discovered> {
     // Only a flow needs https: a plain-http server off loopback that asks for none is reached as
     // it is, and one that asks is refused here, before anything is fetched.
     requireSecureUrl(this.resourceUrl, "an MCP server that asks for OAuth");
-    const found = await discover(this.resourceUrl, challenge, this.ctx.fetchFn, this.ctx.policy, (named) => this.binding.pick(named));
+    const found = await this.step("oauth.discovery", {}, () => discover(this.resourceUrl, challenge, this.ctx.fetchFn, this.ctx.policy, (named) => this.binding.pick(named)));
     this.discovered = found;
     return found;
   }
@@ -236,7 +252,10 @@ export class OAuthAuthorizer implements Authorizer {
     if (grant === undefined) requirePkce(found);
     // From here on, the host's credentials go to this authorization server: it is remembered first.
     await this.binding.use(found.server.issuer);
-    const tokens = grant === undefined ? await codeFlow(this.ctx, found, scopeAsked) : await unattendedToken(this.ctx, grant, found, chooseScope(scopeAsked, found, this.options.scope));
+    const attributes = { "conduit.oauth.grant": grant === undefined ? "authorization_code" : grant.type };
+    const tokens = await this.step("oauth.authorization", attributes, () =>
+      grant === undefined ? codeFlow(this.ctx, found, scopeAsked) : unattendedToken(this.ctx, grant, found, chooseScope(scopeAsked, found, this.options.scope)),
+    );
     await this.keep(tokens);
     this.freshFromFlow = bearer(tokens);
   }
@@ -245,7 +264,7 @@ export class OAuthAuthorizer implements Authorizer {
     const found = this.discovered ?? (await this.discover({}));
     let renewed: Tokens;
     try {
-      renewed = await refreshed(this.ctx, tokens, found);
+      renewed = await this.step("oauth.refresh", {}, () => refreshed(this.ctx, tokens, found));
     } catch (error) {
       // Refused for good: forget it, so that the next 401 authorizes afresh. Any other failure keeps it for the next try.
       if (refusedGrant(error) && this.tokens?.refreshToken === tokens.refreshToken) this.tokens = { ...tokens, refreshToken: undefined };

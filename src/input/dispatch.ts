@@ -24,6 +24,7 @@ import type { InputPipeline, InputOutcome, InputSource } from "./pipeline.js";
 import type { InputRequest } from "../protocol/mrtr.js";
 import { setOwn } from "../util/sanitize.js";
 import { excerpt } from "../util/text.js";
+import { carrierOf, type Tracing } from "../tracing/tracing.js";
 
 const METHOD_NOT_FOUND = ErrorCode.MethodNotFound;
 const BUSY = ErrorCode.ServerBusy;
@@ -39,6 +40,7 @@ export function dispatchServerRequest(
   request: InboundRequest,
   source: InputSource,
   related: RelatedCall | undefined,
+  tracing?: Tracing,
 ): void {
   if (!pipeline.declared(request.method, source.version)) {
     request.fail(METHOD_NOT_FOUND, `Method not found: ${excerpt(request.method, 100)}`);
@@ -53,8 +55,7 @@ export function dispatchServerRequest(
     return;
   }
   related?.pause();
-  void pipeline
-    .answer(request.method, request.params, source)
+  void answered(pipeline, request, source, tracing)
     .then(
       (outcome) => {
         reply(request, outcome);
@@ -67,6 +68,17 @@ export function dispatchServerRequest(
       },
     )
     .finally(() => budget.leave());
+}
+
+/**
+ * The pipeline's answer, under a server span named after the method when the host traces: what
+ * the Handler does nests under it, and a trace context the server sent is continued.
+ */
+function answered(pipeline: InputPipeline, request: InboundRequest, source: InputSource, tracing: Tracing | undefined): Promise<InputOutcome> {
+  const answer = (): Promise<InputOutcome> => pipeline.answer(request.method, request.params, source);
+  if (tracing === undefined) return answer();
+  const attributes = { "mcp.method.name": request.method, "mcp.protocol.version": source.version };
+  return tracing.step({ name: request.method, serverId: source.serverId, kind: "server", attributes, parent: carrierOf(request.params) }, answer);
 }
 
 function reply(request: InboundRequest, outcome: InputOutcome): void {

@@ -202,7 +202,7 @@ export class Connection implements PeerHandlers, EarlyReceiver {
         this.hooks,
       );
     }
-    return new LegacyCodec(this.peer, { ...negotiated, protocolVersion: version }, { serverId, logger, transport, clientInfo, features, connectTimeout: this.settings.connectTimeout }, this.hooks);
+    return new LegacyCodec(this.peer, { ...negotiated, protocolVersion: version }, { serverId, logger, transport, clientInfo, features, connectTimeout: this.settings.connectTimeout, tracing: this.settings.tracing }, this.hooks);
   }
 
   request(method: string, params: Record<string, unknown> | undefined, options: CallOptions = NO_OPTIONS, resumed?: ResumedRound): Promise<unknown> {

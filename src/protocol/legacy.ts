@@ -20,7 +20,8 @@ import { initialize } from "./initialize.js";
 import { isCallMethod, unavailableReason, type CallOptions } from "./methods.js";
 import type { ListenFilter, Subscription } from "./subscriptions.js";
 import { relatedTaskOf } from "./tasks.js";
-import { LegacyTasks } from "./tasks-legacy.js";
+import { LegacyTasks, type TaskSend } from "./tasks-legacy.js";
+import { tracedTarget, withCarrier, type Tracing } from "../tracing/tracing.js";
 import type { Implementation, LoggingLevel, Tool } from "./types/index.js";
 import { excerpt } from "../util/text.js";
 
@@ -32,6 +33,8 @@ export interface LegacySettings {
   features: InputFeatures;
   /** Bound on a session renewal's handshake. */
   connectTimeout: number;
+  /** The host's tracing: the tasks' requests (polls, results, cancels) are spans of their own. */
+  tracing?: Tracing | undefined;
 }
 
 export class LegacyCodec implements EraCodec {
@@ -48,6 +51,13 @@ export class LegacyCodec implements EraCodec {
   private watches: Set<(error: ClientError | undefined) => void> | undefined;
   /** Cancellations of no request in progress: a server may send them without end. */
   private readonly strayCancels = new Occurrences();
+  /** A request of the tasks (a poll, a result, a cancel): a span of its own when traced, as each carries its own trace context. */
+  private readonly taskRequest: TaskSend = (method, params, init, isCall) => {
+    const tracing = this.settings.tracing;
+    if (tracing === undefined) return this.peer.request(method, params, init, isCall);
+    const traced = { method, serverId: this.settings.serverId, protocolVersion: this.version, transport: this.settings.transport, ...tracedTarget(method, params) };
+    return tracing.request(traced, (carrier) => this.peer.request(method, withCarrier(params, carrier), init, isCall));
+  };
 
   constructor(
     private readonly peer: RpcPeer,
@@ -60,7 +70,7 @@ export class LegacyCodec implements EraCodec {
     // One ordered stream (a pipe, a host's channel): an invalid message is answered there.
     this.answersInvalid = settings.transport === "stdio" || settings.transport === "channel";
     this.acceptsBatches = this.version === "2025-03-26";
-    this.tasks = new LegacyTasks(peer, this.version, negotiated.serverCapabilities, settings.serverId, settings.logger);
+    this.tasks = new LegacyTasks(peer, this.version, negotiated.serverCapabilities, settings.serverId, settings.logger, this.taskRequest);
     this.policy = {
       // The header exists from 2025-06-18 (basic/transports of that version).
       protocolVersion: since(this.version, "2025-06-18") ? this.version : undefined,

@@ -19,6 +19,7 @@ import { ClientError, ErrorCode } from "../util/errors.js";
 import { isObject } from "../util/json.js";
 import type { Logger } from "../util/logger.js";
 import type { RelatedCall } from "../rpc/pending-call.js";
+import type { PendingCallInit } from "../rpc/pending-call.js";
 import type { RpcPeer } from "../rpc/peer.js";
 import { checkListTools, walkPages } from "./results.js";
 import { LEGACY_FIELDS, RELATED_TASK, expectTask, parseTask, relatedTaskOf, type TaskSnapshot } from "./tasks.js";
@@ -30,6 +31,9 @@ import type { ServerCapabilities, TaskHandle, TaskRequest, Tool } from "./types/
 import type { LegacyVersion } from "./versions.js";
 
 const NO_TASK = Object.freeze({});
+
+/** How the tasks send a request: the connection's peer, through the host's tracing when it has one. */
+export type TaskSend = (method: string, params: Record<string, unknown> | undefined, init: PendingCallInit, isCall?: boolean) => Promise<unknown>;
 
 export class LegacyTasks implements EraTasks {
   readonly unavailable: string | undefined;
@@ -51,6 +55,7 @@ export class LegacyTasks implements EraTasks {
     capabilities: ServerCapabilities,
     readonly serverId: string,
     private readonly logger: Logger,
+    private readonly send: TaskSend = (method, params, init, isCall) => peer.request(method, params, init, isCall),
   ) {
     const tasks = capabilities.tasks;
     const requests = isObject(tasks) && isObject(tasks.requests) ? tasks.requests : undefined;
@@ -87,7 +92,7 @@ export class LegacyTasks implements EraTasks {
   }
 
   async get(taskId: string, signal: AbortSignal | undefined): Promise<TaskSnapshot> {
-    const raw = await this.peer.request("tasks/get", { taskId }, { signal, cancellable: false });
+    const raw = await this.send("tasks/get", { taskId }, { signal, cancellable: false });
     return { handle: this.taskOf(raw, taskId, "tasks/get"), detailed: true };
   }
 
@@ -99,14 +104,14 @@ export class LegacyTasks implements EraTasks {
   }
 
   async cancel(taskId: string): Promise<void> {
-    const raw = await this.peer.request("tasks/cancel", { taskId }, { cancellable: false });
+    const raw = await this.send("tasks/cancel", { taskId }, { cancellable: false });
     this.taskOf(raw, taskId, "tasks/cancel");
   }
 
   async list(cursor: string | undefined): Promise<{ tasks: TaskHandle[]; nextCursor?: string | undefined }> {
     if (!this.canList) throw new ClientError("unsupported", this.unavailable ?? 'the server did not declare "tasks.list"', { serverId: this.serverId });
     // Like every tasks/* request: a timeout gives it up without a notifications/cancelled.
-    const raw = await this.peer.request("tasks/list", cursor === undefined ? undefined : { cursor }, { cancellable: false });
+    const raw = await this.send("tasks/list", cursor === undefined ? undefined : { cursor }, { cancellable: false });
     if (!isObject(raw) || !Array.isArray(raw.tasks)) throw protocolError('the result of tasks/list must carry a "tasks" array', raw);
     if (raw.nextCursor !== undefined && typeof raw.nextCursor !== "string") throw protocolError('the "nextCursor" of tasks/list must be a string', raw);
     const tasks = raw.tasks.map((task, i) => parseTask(task, `tasks/list "tasks"[${i}]`, LEGACY_FIELDS, this.serverId, raw));
@@ -202,7 +207,7 @@ export class LegacyTasks implements EraTasks {
   private async listTools(): Promise<void> {
     const signal = this.lifetime();
     await walkPages("tools/list", true, async (cursor) => {
-      const raw = await this.peer.request("tools/list", cursor === undefined ? undefined : { cursor }, { signal });
+      const raw = await this.send("tools/list", cursor === undefined ? undefined : { cursor }, { signal });
       const page = checkListTools(raw, { version: "2025-11-25", dropped: () => {} });
       return { count: page.tools.length, nextCursor: page.nextCursor, keep: () => this.recordTools(page.tools) };
     });
@@ -217,7 +222,7 @@ export class LegacyTasks implements EraTasks {
     const share = flow.share;
     while (share.resultDone !== undefined) await untilAborted(share.resultDone.catch(() => {}), flow.signal);
     const left = flow.ttlLeft();
-    const asked = this.peer.request(
+    const asked = this.send(
       "tasks/result",
       { taskId },
       // The task's time is the follower's to bound; a cancel goes as tasks/cancel.

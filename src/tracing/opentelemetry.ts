@@ -35,6 +35,15 @@ const TEXT_SETTER = {
   },
 };
 
+const TEXT_GETTER = {
+  get(carrier: TraceCarrier, key: string): string | undefined {
+    return Object.hasOwn(carrier, key) ? carrier[key] : undefined;
+  },
+  keys(carrier: TraceCarrier): string[] {
+    return Object.keys(carrier);
+  },
+};
+
 export function openTelemetry(options: OpenTelemetryOptions = {}): Tracing {
   const tracer = (options.tracerProvider ?? trace).getTracer(options.name ?? "conduit-mcp", SCOPE_VERSION);
   const propagator = options.propagator ?? propagation;
@@ -48,8 +57,11 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Tracing {
     },
     step<T>(step: TracedStep, run: () => Promise<T>): Promise<T> {
       const attributes: Attributes = { "conduit.server.id": step.serverId, ...step.attributes };
-      const span = tracer.startSpan(step.name, { kind: SpanKind.INTERNAL, attributes }, context.active());
-      return settle(span, () => context.with(trace.setSpan(context.active(), span), run), false);
+      // A server's request continues the trace its `_meta` names, when it names one.
+      const parent = step.parent === undefined ? context.active() : propagator.extract(context.active(), step.parent, TEXT_GETTER);
+      const kind = step.kind === "server" ? SpanKind.SERVER : SpanKind.INTERNAL;
+      const span = tracer.startSpan(step.name, { kind, attributes }, parent);
+      return settle(span, () => context.with(trace.setSpan(parent, span), run), false);
     },
   };
 }

@@ -24,11 +24,18 @@ export interface TracedRequest {
   readonly resourceUri?: string | undefined;
 }
 
-/** A step inside a request (an MRTR round answered): named, with a few attributes. */
+/**
+ * A step of the client's work: inside a request (an MRTR round answered, an OAuth step), or a
+ * server's own request answered by the Handler (`kind: "server"`, named after its method).
+ */
 export interface TracedStep {
   readonly name: string;
   readonly serverId: string;
   readonly attributes?: Readonly<Record<string, string | number | boolean>> | undefined;
+  /** `"server"`: the client answers a request the server sent (default `"internal"`). */
+  readonly kind?: "internal" | "server" | undefined;
+  /** The trace context the server's request carried in its `_meta`, to continue its trace. */
+  readonly parent?: TraceCarrier | undefined;
 }
 
 /** The trace context a request carries in `_meta`: W3C keys, text values. */
@@ -74,6 +81,21 @@ export function tracedTarget(method: string, params: Record<string, unknown> | u
       return {};
   }
 }
+
+/** The W3C trace context keys of a server's `params._meta`, when it sent any (text values only). */
+export function carrierOf(params: Record<string, unknown> | undefined): TraceCarrier | undefined {
+  const meta = params?._meta;
+  if (typeof meta !== "object" || meta === null) return undefined;
+  let carrier: TraceCarrier | undefined;
+  for (const key of TRACE_KEYS) {
+    const value = (meta as Record<string, unknown>)[key];
+    // Bounded: a header's worth, never a megabyte a server chose to put there.
+    if (typeof value === "string" && value.length <= MAX_CARRIED_CHARS) (carrier ??= {})[key] = value;
+  }
+  return carrier;
+}
+
+const MAX_CARRIED_CHARS = 8192;
 
 /** `params` with the carrier's keys in `_meta`, over any the caller gave. */
 export function withCarrier(params: Record<string, unknown> | undefined, carrier: TraceCarrier): Record<string, unknown> | undefined {

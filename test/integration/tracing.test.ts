@@ -13,13 +13,14 @@ import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-ho
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from "@opentelemetry/core";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Client, ClientError, InvalidArgumentError, type Handler } from "../../src/node.js";
+import { Client, ClientError, InvalidArgumentError, memoryStore, type Handler } from "../../src/node.js";
 import { openTelemetry } from "../../src/tracing/opentelemetry.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { track } from "../helpers/cleanup.js";
 import { startRawHttp, type JsonObject } from "../helpers/raw-http.js";
 import { startRawStdio } from "../helpers/raw-stdio.js";
 import { TASKS_EXTENSION, done, scriptTasks } from "../helpers/modern-tasks.js";
+import { approve, handshakeDone, startOAuthServers } from "../helpers/oauth-server.js";
 
 const SERVER = fileURLToPath(new URL("../fixtures/tracing-server.mjs", import.meta.url));
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$/;
@@ -182,6 +183,72 @@ describe("tracing", () => {
     expect(new Set(sent).size).toBe(sent.length);
     for (const poll of polls) expect(sent).toContain(`00-${poll.spanContext().traceId}-${poll.spanContext().spanId}-01`);
     expect(spanNamed("tools/call slow").attributes["gen_ai.tool.name"]).toBe("slow");
+  });
+
+  it("a legacy task's polls and its tasks/result are spans with the task's id, each carrying its own trace context", async () => {
+    const capabilities = { tools: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } };
+    const srv = track(await startRawHttp({ protocolVersion: "2025-11-25", capabilities }));
+    const task = (status: string): JsonObject => ({ taskId: "t-1", status, createdAt: new Date().toISOString(), ttl: 60_000, pollInterval: 10 });
+    let gets = 0;
+    srv.handle("tools/list", () => ({ tools: [{ name: "job", inputSchema: { type: "object" }, execution: { taskSupport: "required" } }] }));
+    srv.handle("tools/call", () => ({ task: task("working") }));
+    srv.handle("tasks/get", () => task(++gets < 2 ? "working" : "completed"));
+    srv.handle("tasks/result", () => ({ content: [{ type: "text", text: "legacy done" }], _meta: { "io.modelcontextprotocol/related-task": { taskId: "t-1" } } }));
+    const client = track(new Client({ name: "traced-host", version: "1", logger: capturingLogger(), tracing: openTelemetry({ tracerProvider: provider }) }));
+    const server = await client.connect("jobs", { url: srv.url });
+    expect(server.protocolVersion).toBe("2025-11-25");
+    expect((await server.callTool("job", {})).content).toEqual([{ type: "text", text: "legacy done" }]);
+    const spans = exporter.getFinishedSpans().filter((span) => span.name === "tasks/get" || span.name === "tasks/result");
+    expect(spans.map((span) => span.name).sort()).toEqual([...Array(gets).fill("tasks/get"), "tasks/result"].sort());
+    for (const span of spans) expect(span.attributes).toMatchObject({ "mcp.method.name": span.name, "conduit.task.id": "t-1", "mcp.protocol.version": "2025-11-25" });
+    const sent = srv.requests
+      .map((request) => request.json as { method?: string; params?: { _meta?: Record<string, unknown> } } | undefined)
+      .filter((message) => message?.method === "tasks/get" || message?.method === "tasks/result")
+      .map((message) => String(message?.params?._meta?.traceparent));
+    expect(new Set(sent).size).toBe(spans.length);
+    for (const span of spans) expect(sent).toContain(`00-${span.spanContext().traceId}-${span.spanContext().spanId}-01`);
+  });
+
+  it("a legacy server's request is a server span that continues the server's trace, and the Handler's work nests under it", async () => {
+    const file = logFile();
+    const client = await connected(file, true);
+    trace.setGlobalTracerProvider(provider);
+    try {
+      const result = await client.server("srv")!.callTool("ask", {});
+      expect(result.content).toEqual([{ type: "text", text: "hello Ada" }]);
+    } finally {
+      trace.disable();
+    }
+    const call = spanNamed("tools/call ask");
+    const answered = spanNamed("elicitation/create");
+    const asked = spanNamed("ask the person");
+    expect(answered.kind).toBe(1); // SpanKind.SERVER
+    expect(answered.attributes).toMatchObject({ "mcp.method.name": "elicitation/create", "mcp.protocol.version": "2025-11-25", "conduit.server.id": "srv" });
+    // The server's request named its own span, a child of the call: the answer continues it.
+    expect(answered.spanContext().traceId).toBe(call.spanContext().traceId);
+    expect(answered.parentSpanContext?.spanId).toBe("00f067aa0ba902b7");
+    expect(asked.parentSpanContext?.spanId).toBe(answered.spanContext().spanId);
+  });
+
+  it("OAuth's discovery, authorization and refresh are spans, the refresh a child of the request that met the 401", async () => {
+    const servers = await startOAuthServers();
+    const store = memoryStore();
+    const auth = { redirectUri: "http://127.0.0.1:7777/callback", store, authorize: (url: URL) => approve(url) };
+    const client = track(new Client({ name: "traced-host", version: "1", logger: capturingLogger(), tracing: openTelemetry({ tracerProvider: provider }) }));
+    const server = await client.connect("p", { url: servers.resourceUrl, auth });
+    await handshakeDone(servers);
+    expect(spanNamed("oauth.discovery").attributes["conduit.server.id"]).toBe("p");
+    expect(spanNamed("oauth.authorization").attributes["conduit.oauth.grant"]).toBe("authorization_code");
+    expect(exporter.getFinishedSpans().filter((span) => span.name === "oauth.refresh")).toHaveLength(0);
+
+    servers.revokeAll();
+    expect((await server.callTool("whoami", {})).content).toEqual([{ type: "text", text: "tok-2" }]);
+    const refresh = spanNamed("oauth.refresh");
+    expect(refresh.parentSpanContext?.spanId).toBe(spanNamed("tools/call whoami").spanContext().spanId);
+    expect(refresh.status.code).not.toBe(2);
+    // No token, code or secret in any span.
+    const attributes = JSON.stringify(exporter.getFinishedSpans().map((span) => span.attributes));
+    expect(attributes).not.toMatch(/tok-\d/);
   });
 
   it("records a failed request and a tool's own error on the span", async () => {
