@@ -93,7 +93,7 @@ export class ServerBinding implements ConnectionHooks, InputCounters, InputParki
 
   answerInputs(requests: Record<string, InputRequest>, call: { assigns: unknown; signal: AbortSignal | undefined }, from: ConnectionFacts): Promise<Record<string, unknown>> {
     // The call that carries the input is in flight by definition.
-    return answerInputRequests(this.client.pipeline, requests, this.source(from, 1, call.assigns, null, call.signal));
+    return answerInputRequests(this.client.pipeline, requests, this.source(from, 1, call.assigns, null, call.signal), this.client.tracing);
   }
 
   /** The checks before the Handler on a round to be parked (`inputRequired: "return"`). */

@@ -99,14 +99,22 @@ function reply(request: InboundRequest, outcome: InputOutcome): void {
   }
 }
 
-/** Answers one round of `requests`, asked by `source` within the call that carries them. */
+/**
+ * Answers one round of `requests`, asked by `source` within the call that carries them. When the
+ * host traces, each is a span of its own (named after its method) under the round's.
+ */
 export async function answerInputRequests(
   pipeline: InputPipeline,
   requests: Record<string, InputRequest>,
   source: InputSource,
+  tracing?: Tracing,
 ): Promise<Record<string, unknown>> {
   const responses: Record<string, unknown> = {};
   for (const [key, request] of Object.entries(requests)) {
+    if (tracing !== undefined) {
+      setOwn(responses, key, await tracing.step({ name: request.method, serverId: source.serverId, attributes: { "mcp.method.name": request.method } }, () => answerOne(pipeline, key, request, source)));
+      continue;
+    }
     const outcome = await pipeline.answer(request.method, request.params, source);
     if (outcome.kind === "answer") {
       setOwn(responses, key, outcome.result);
@@ -115,6 +123,13 @@ export async function answerInputRequests(
     throw roundFailure(outcome, key, request, source.serverId);
   }
   return responses;
+}
+
+/** One input request's answer, or what stops the call (thrown inside its span, which records it). */
+async function answerOne(pipeline: InputPipeline, key: string, request: InputRequest, source: InputSource): Promise<unknown> {
+  const outcome = await pipeline.answer(request.method, request.params, source);
+  if (outcome.kind === "answer") return outcome.result;
+  throw roundFailure(outcome, key, request, source.serverId);
 }
 
 /** What stops a modern call when one input request of its round was not answered (see the top). */

@@ -140,7 +140,7 @@ describe("tracing", () => {
     expect(String(sent.meta?.traceparent)).toContain(turn.spanContext().traceId);
   });
 
-  it("an MRTR round is a child span of its request, and the Handler's work nests under the round", async () => {
+  it("an MRTR round is a child span of its request, each input request a child of the round, and the Handler's work nests under it", async () => {
     const file = logFile();
     const client = await connected(file);
     trace.setGlobalTracerProvider(provider);
@@ -152,10 +152,13 @@ describe("tracing", () => {
     }
     const call = spanNamed("tools/call ask");
     const round = spanNamed("mcp.input_round");
+    const input = spanNamed("elicitation/create");
     const asked = spanNamed("ask the person");
     expect(round.parentSpanContext?.spanId).toBe(call.spanContext().spanId);
     expect(round.attributes["mcp.input_requests"]).toBe(1);
-    expect(asked.parentSpanContext?.spanId).toBe(round.spanContext().spanId);
+    expect(input.parentSpanContext?.spanId).toBe(round.spanContext().spanId);
+    expect(input.kind).toBe(0); // SpanKind.INTERNAL: the client's own step
+    expect(asked.parentSpanContext?.spanId).toBe(input.spanContext().spanId);
     // Both legs of the call carried the call's context.
     const legs = received(file).filter((entry) => entry.method === "tools/call");
     expect(legs).toHaveLength(2);
