@@ -10,11 +10,15 @@ import { connect as netConnect, createServer as createNetServer, type Server as 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createServer as createTlsServer } from "node:tls";
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, ClientError } from "../../src/node.js";
 import { bypasses, proxyFromEnvironment } from "../../src/node/http-route.js";
 import { everythingHttp, officialHttp, type HttpServerProcess } from "../helpers/official.js";
 
+const run = promisify(execFile);
 const TLS = (name: string): string => readFileSync(new URL(`../fixtures/tls/${name}`, import.meta.url), "utf8");
 
 interface Proxy {
@@ -196,6 +200,34 @@ describe("a server with a certificate of a private CA", () => {
     } finally {
       await client.close();
       await proxy.close();
+      await front.close();
+    }
+  });
+});
+
+describe("NODE_EXTRA_CA_CERTS", () => {
+  const HOST = fileURLToPath(new URL("../fixtures/tls-host.mjs", import.meta.url));
+  const CA_FILE = fileURLToPath(new URL("../fixtures/tls/ca.pem", import.meta.url));
+
+  /** The host fixture's outcome, in a fresh process with the environment given. */
+  async function hostSees(url: string, env: Record<string, string | undefined>, flag?: string): Promise<{ content?: unknown; error?: { kind: string; message: string } }> {
+    const { NODE_EXTRA_CA_CERTS: _unset, ...inherited } = process.env;
+    const { stdout } = await run(process.execPath, [HOST, url, ...(flag === undefined ? [] : [flag])], { env: { ...inherited, ...env } });
+    return JSON.parse(stdout.trim()) as { content?: unknown; error?: { kind: string; message: string } };
+  }
+
+  it("is trusted by a host process that sets it, with no `ca` and beside a `ca` that did not sign the server", async () => {
+    const front = await forwarder((server) => server.listen(0, "127.0.0.1"), officialPort, { key: TLS("server-key.pem"), cert: TLS("server.pem") });
+    const { port } = front.server.address() as { port: number };
+    const url = `https://127.0.0.1:${port}/mcp`;
+    const echoed = [{ type: "text", text: "through the CA" }];
+    try {
+      expect((await hostSees(url, {})).error?.kind).toBe("transport");
+      expect(await hostSees(url, { NODE_EXTRA_CA_CERTS: CA_FILE })).toEqual({ content: echoed });
+      // A `ca` of its own would make Node trust that alone: the extra file is still added.
+      expect((await hostSees(url, {}, "--other-ca")).error?.kind).toBe("transport");
+      expect(await hostSees(url, { NODE_EXTRA_CA_CERTS: CA_FILE }, "--other-ca")).toEqual({ content: echoed });
+    } finally {
       await front.close();
     }
   });
