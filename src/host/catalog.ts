@@ -373,13 +373,16 @@ export class Catalog {
 
   /**
    * With pinning, a tool that waits for approval is refused before anything is sent. It is
-   * judged by the newest list of its server the catalog has (listed now when it has none).
+   * judged by the list its server's connection gives now (listed now when the catalog has none:
+   * after a `list_changed` or a restart, the list before it says nothing of what will run). Only
+   * while the server is being restarted is it judged by the tools it listed last.
    */
   private async checkApproved(server: ServerHandle, name: string, qualifiedName: string): Promise<void> {
     const pins = this.source.pins;
     if (pins === undefined) return;
     const serverId = server.id;
-    let items = this.cache.get(serverId)?.lists.tools?.items ?? this.lastTools.get(serverId);
+    const restarting = server.state === "restarting" || this.restarting.has(serverId);
+    let items = this.cache.get(serverId)?.lists.tools?.items ?? (restarting ? this.lastTools.get(serverId) : undefined);
     if (items === undefined) items = (await this.listOf(server, "tools", {})).items;
     const reason = await pins.waiting(serverId, items === NONE ? undefined : items, name);
     if (reason !== undefined) throw new ToolNotApprovedError({ serverId, qualifiedName, toolName: name, reason });

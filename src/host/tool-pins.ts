@@ -10,6 +10,9 @@
  * - `"approve-new"`: those, and every tool new since the first listing.
  *
  * Pins of a tool that went away are kept: a tool that comes back is judged by what was approved.
+ * At most `MAX_GONE_PINS` of them, the oldest approved forgotten first: a server that lists new
+ * names each time would otherwise grow the pins (and each write of them to the store) for ever.
+ * A tool whose pin was forgotten is judged as new when it comes back.
  * Each Client reads the store once per server id and writes it after each change; Clients that
  * share a store see each other's approvals from their next start (last write wins).
  */
@@ -46,6 +49,8 @@ interface ServerPins {
 }
 
 const KEY_PREFIX = "conduit:pins:";
+/** Pins kept of tools the server no longer lists, beyond those of the tools it lists now. */
+export const MAX_GONE_PINS = 1_000;
 
 export class ToolPins {
   private readonly servers = new Map<string, ServerPins>();
@@ -132,6 +137,10 @@ export class ToolPins {
         dirty = true;
       }
     }
+    if (pins.approved.size > current.size + MAX_GONE_PINS) {
+      forgetGone(pins.approved, current);
+      dirty = true;
+    }
     pins.last = current;
     pins.waiting = waiting;
     pins.version++;
@@ -173,6 +182,17 @@ async function fingerprints(tools: readonly Tool[]): Promise<Prints> {
   let i = 0;
   for (const name of firsts.keys()) made.set(name, prints[i++]!);
   return made;
+}
+
+/** Drops the pins of tools not in `current`, oldest approved first, down to `MAX_GONE_PINS` of them. */
+function forgetGone(approved: Prints, current: Prints): void {
+  let excess = approved.size - current.size - MAX_GONE_PINS;
+  for (const name of approved.keys()) {
+    if (excess <= 0) return;
+    if (current.has(name)) continue;
+    approved.delete(name);
+    excess--;
+  }
 }
 
 function difference(serverId: string, before: Prints, after: Prints): CatalogChange | undefined {

@@ -24,8 +24,14 @@ const WEIGHTS = { name: 3, title: 2, description: 1, parameter: 2, parameterDesc
 export const MAX_QUERY_CHARS = 1_000;
 export const DEFAULT_SEARCH_LIMIT = 10;
 export const MAX_SEARCH_LIMIT = 1_000;
-/** Of a description, the words read: a server's 1 MB description costs no more than this. */
+/** Of a description, the words read. */
 const MAX_WORDS_PER_FIELD = 2_000;
+/**
+ * Of a field, the characters read (enough for 2 000 words of prose): a server's 1 MB description
+ * costs no more than this, since the case splitting and the split into words run over the whole
+ * text before any word is counted.
+ */
+export const MAX_FIELD_CHARS = 32 * 1024;
 
 /** Words too common to tell tools apart. */
 const STOP_WORDS: ReadonlySet<string> = new Set(
@@ -56,7 +62,10 @@ export interface PartIndex {
  */
 export function words(text: string, max = MAX_WORDS_PER_FIELD): string[] {
   const out: string[] = [];
-  const spaced = text.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").toLowerCase();
+  const read = text.length > MAX_FIELD_CHARS ? text.slice(0, MAX_FIELD_CHARS) : text;
+  // `HTMLParser` → `HTML Parser` by a lookahead: `([A-Z]+)([A-Z][a-z])` backtracks over a run
+  // of capitals from each of its letters, quadratic (a minute for 64 K of them).
+  const spaced = read.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z])(?=[A-Z][a-z])/g, "$1 ").toLowerCase();
   for (const raw of spaced.split(/[^\p{L}\p{N}]+/u)) {
     if (raw.length < 2 || STOP_WORDS.has(raw)) continue;
     out.push(stem(raw));

@@ -6,9 +6,9 @@
 // same code gives the same table on every machine.
 import type { TestContext } from "vitest";
 
-export type SafetyArea = "Floods" | "Protocol abuse" | "HTTP abuse" | "Content abuse" | "Skills" | "Apps" | "Fuzzing";
+export type SafetyArea = "Floods" | "Protocol abuse" | "HTTP abuse" | "Content abuse" | "Skills" | "Apps" | "Pinning" | "Tool search" | "Host and store values" | "Fuzzing";
 
-export const SAFETY_AREAS: readonly SafetyArea[] = ["Floods", "Protocol abuse", "HTTP abuse", "Content abuse", "Skills", "Apps", "Fuzzing"];
+export const SAFETY_AREAS: readonly SafetyArea[] = ["Floods", "Protocol abuse", "HTTP abuse", "Content abuse", "Skills", "Apps", "Pinning", "Tool search", "Host and store values", "Fuzzing"];
 
 export interface SafetyRow {
   area: SafetyArea;
