@@ -25,6 +25,16 @@ const RESERVED_LABELS: ReadonlySet<string> = new Set(["modelcontextprotocol", "m
 export type RequestMeta = Readonly<Record<string, unknown>>;
 
 export function checkRequestMeta(meta: unknown): asserts meta is RequestMeta {
+  try {
+    checkReadable(meta);
+  } catch (error) {
+    if (error instanceof InvalidArgumentError) throw error;
+    // A Proxy or a getter that throws: the caller's object cannot be read, which is its fault.
+    throw new InvalidArgumentError(`meta could not be read: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}
+
+function checkReadable(meta: unknown): void {
   if (!isObject(meta) || Array.isArray(meta)) throw new InvalidArgumentError("meta must be an object of _meta keys");
   const keys = Object.keys(meta);
   if (keys.length > MAX_META_KEYS) throw new InvalidArgumentError(`meta has ${keys.length} keys; at most ${MAX_META_KEYS}`);

@@ -66,8 +66,10 @@ describe("a call's meta option, hostile", () => {
       const error = await server.callTool("t", {}, { meta: meta as Record<string, unknown> }).catch((e: unknown) => e);
       expect(error, what).toBeInstanceOf(InvalidArgumentError);
     }
-    // The host's own object that throws as it is read: its throw comes back as the call's rejection.
-    await expect(server.callTool("t", {}, { meta: proxy })).rejects.toThrow("ownKeys trap");
+    // The host's own object that throws as it is read: a typed refusal that quotes its throw.
+    const trapped = await server.callTool("t", {}, { meta: proxy }).catch((e: unknown) => e);
+    expect(trapped).toBeInstanceOf(InvalidArgumentError);
+    expect((trapped as Error).message).toContain("ownKeys trap");
     expect(asked(srv, "tools/call")).toBe(0);
     // Names a server would take for prototype members are keys like any other: sent as given.
     await server.callTool("t", {}, { meta: { constructor: 1, toString: "x", hasOwnProperty: [] } });
@@ -79,7 +81,7 @@ describe("a call's meta option, hostile", () => {
       area: "Host and store values",
       tried: `a call's \`meta\` with a \`__proto__\` key, a getter or a proxy trap that throws, a cycle, 10 000 levels, a sparse array of 10⁹, 10 MiB, ${count(100_000)} keys, a BigInt, a function, a Date, or no object at all`,
       over: "Streamable HTTP",
-      outcome: `each an \`InvalidArgumentError\` (the proxy: its own throw, as the call's rejection) before anything is sent (${count(MAX_META_KEYS)} keys, ${count(MAX_META_BYTES)} bytes, 32 levels, JSON values only); \`constructor\`, \`toString\` are keys like any other and reach the server as given`,
+      outcome: `each an \`InvalidArgumentError\` (the proxy's and the getter's quoting their throw) before anything is sent (${count(MAX_META_KEYS)} keys, ${count(MAX_META_BYTES)} bytes, 32 levels, JSON values only); \`constructor\`, \`toString\` are keys like any other and reach the server as given`,
     });
   });
 });
