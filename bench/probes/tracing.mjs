@@ -1,8 +1,10 @@
 // `node tracing.mjs conduit <calls>`: sequential tools/call (2026-07-28, the raw stdio server's
 // `echo`) from a Client without tracing and from one with `openTelemetry()` over the SDK's
 // BasicTracerProvider (a simple processor into an exporter that drops what it is given: the cost
-// of making, ending and propagating spans, not of shipping them). The two run in turns, three
-// rounds each, in one process, so that both see the same machine.
+// of making, ending and propagating spans, not of shipping them). The two run in turns, five
+// rounds each, in one process, so that both see the same machine; the order flips each round
+// (off-on, on-off, …) so that a machine getting busier or quieter weighs on both alike, and the
+// share is the median of each round's own on/off ratio (a pair measured in the same second).
 import { performance } from "node:perf_hooks";
 import { propagation } from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
@@ -36,13 +38,17 @@ await run(off, 300);
 await run(on, 300);
 const offRates = [];
 const onRates = [];
-for (let round = 0; round < 3; round++) {
-  offRates.push(await run(off, calls));
-  onRates.push(await run(on, calls));
+const shares = [];
+for (let round = 0; round < 5; round++) {
+  const first = round % 2 === 0 ? off : on;
+  const a = await run(first, calls);
+  const b = await run(first === off ? on : off, calls);
+  const [offRate, onRate] = first === off ? [a, b] : [b, a];
+  offRates.push(offRate);
+  onRates.push(onRate);
+  shares.push(onRate / offRate);
 }
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const offRate = median(offRates);
-const onRate = median(onRates);
-emit({ offRate, onRate, onShare: onRate / offRate });
+emit({ offRate: median(offRates), onRate: median(onRates), onShare: median(shares) });
 await off.client.close();
 await on.client.close();

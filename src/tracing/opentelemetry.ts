@@ -48,20 +48,43 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Tracing {
   const tracer = (options.tracerProvider ?? trace).getTracer(options.name ?? "conduit-mcp", SCOPE_VERSION);
   const propagator = options.propagator ?? propagation;
   return {
-    request<T>(request: TracedRequest, send: (carrier: TraceCarrier) => Promise<T>): Promise<T> {
-      const span = tracer.startSpan(spanName(request), { kind: SpanKind.CLIENT, attributes: requestAttributes(request) }, context.active());
-      const active = trace.setSpan(context.active(), span);
+    // Async functions, not `.then` with closures: each request would make three closures, and
+    // V8's await costs less (a sync throw of `send` now rejects, as the request would anyway).
+    async request<T>(request: TracedRequest, send: (carrier: TraceCarrier) => Promise<T>): Promise<T> {
+      const parent = context.active();
+      const span = tracer.startSpan(spanName(request), { kind: SpanKind.CLIENT, attributes: requestAttributes(request) }, parent);
+      const active = trace.setSpan(parent, span);
       const carrier: TraceCarrier = {};
       propagator.inject(active, carrier, TEXT_SETTER);
-      return settle(span, () => context.with(active, send, undefined, carrier), true);
+      let result: T;
+      try {
+        result = await context.with(active, send, undefined, carrier);
+      } catch (error) {
+        failed(span, error);
+        throw error;
+      }
+      if (isToolError(result)) {
+        span.setAttribute("error.type", "tool_error");
+        span.setStatus({ code: SpanStatusCode.ERROR });
+      }
+      span.end();
+      return result;
     },
-    step<T>(step: TracedStep, run: () => Promise<T>): Promise<T> {
+    async step<T>(step: TracedStep, run: () => Promise<T>): Promise<T> {
       const attributes: Attributes = { "conduit.server.id": step.serverId, ...step.attributes };
       // A server's request continues the trace its `_meta` names, when it names one.
       const parent = step.parent === undefined ? context.active() : propagator.extract(context.active(), step.parent, TEXT_GETTER);
       const kind = step.kind === "server" ? SpanKind.SERVER : SpanKind.INTERNAL;
       const span = tracer.startSpan(step.name, { kind, attributes }, parent);
-      return settle(span, () => context.with(trace.setSpan(parent, span), run), false);
+      let result: T;
+      try {
+        result = await context.with(trace.setSpan(parent, span), run);
+      } catch (error) {
+        failed(span, error);
+        throw error;
+      }
+      span.end();
+      return result;
     },
   };
 }
@@ -87,31 +110,6 @@ function requestAttributes(request: TracedRequest): Attributes {
   if (request.method.startsWith("tasks/") && request.target !== undefined) attributes["conduit.task.id"] = request.target;
   if (request.resourceUri !== undefined) attributes["mcp.resource.uri"] = request.resourceUri;
   return attributes;
-}
-
-/** Ends `span` when `run`'s promise settles, recording the failure; a synchronous throw too. */
-function settle<T>(span: Span, run: () => Promise<T>, isRequest: boolean): Promise<T> {
-  let promise: Promise<T>;
-  try {
-    promise = run();
-  } catch (error) {
-    failed(span, error);
-    throw error;
-  }
-  return promise.then(
-    (result) => {
-      if (isRequest && isToolError(result)) {
-        span.setAttribute("error.type", "tool_error");
-        span.setStatus({ code: SpanStatusCode.ERROR });
-      }
-      span.end();
-      return result;
-    },
-    (error: unknown) => {
-      failed(span, error);
-      throw error;
-    },
-  );
 }
 
 function failed(span: Span, error: unknown): void {
