@@ -13,7 +13,7 @@ import { isObject } from "../util/json.js";
 import { InvalidArgumentError } from "../util/errors.js";
 import type { HeaderParam } from "./x-mcp-header.js";
 import { toBase64, utf8 } from "../util/bytes.js";
-import { encodeOnce } from "../util/message-text.js";
+import { encodeOnce, joinedOnce } from "../util/message-text.js";
 
 export const META = {
   protocolVersion: "io.modelcontextprotocol/protocolVersion",
@@ -46,10 +46,11 @@ export class Envelope {
   /** `params` with the envelope in `_meta`; the caller's own `_meta` keys are kept, ours win. */
   wrap(params: Record<string, unknown> | undefined, logLevel?: LoggingLevel): Record<string, unknown> {
     const given = params?._meta;
-    if (given === undefined) {
-      const shared = logLevel === undefined ? this.base : this.withLevel(logLevel);
-      return params === undefined ? { _meta: shared } : { ...params, _meta: shared };
-    }
+    const shared = logLevel === undefined ? this.base : this.withLevel(logLevel);
+    if (given === undefined) return params === undefined ? { _meta: shared } : { ...params, _meta: shared };
+    // The caller's keys beside the envelope, whose text is still written once.
+    const joined = isObject(given) ? joinedOnce(given, shared) : undefined;
+    if (joined !== undefined) return { ...params, _meta: joined };
     const meta: Record<string, unknown> = isObject(given) ? { ...given, ...this.base } : { ...this.base };
     if (logLevel !== undefined) meta[META.logLevel] = logLevel;
     return { ...params, _meta: meta };

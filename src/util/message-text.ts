@@ -17,6 +17,25 @@ export function encodeOnce<T extends object>(value: T): Readonly<T> {
   return frozen;
 }
 
+/**
+ * `{ ...own, ...shared }`, frozen, with its text made of `own`'s and the registered `shared`'s,
+ * for a request whose caller (a host's `meta`, a trace context) adds keys to the envelope: the
+ * envelope is still written once. Undefined when `shared` is not registered or `own` has one of
+ * its keys (then the spread decides where that key goes, and plain `JSON.stringify` is used).
+ * `own`'s values are read once, into the copy whose text is taken: what is sent is the call's
+ * `_meta` as it was when the call began.
+ */
+export function joinedOnce(own: Readonly<Record<string, unknown>>, shared: object): Readonly<Record<string, unknown>> | undefined {
+  const sharedText = texts.get(shared);
+  if (sharedText === undefined) return undefined;
+  for (const key of Object.keys(shared)) if (Object.hasOwn(own, key)) return undefined;
+  const joined: Record<string, unknown> = { ...own };
+  const ownText = JSON.stringify(joined);
+  Object.assign(joined, shared);
+  texts.set(Object.freeze(joined), ownText === "{}" ? sharedText : `${ownText.slice(0, -1)},${sharedText.slice(1)}`);
+  return joined;
+}
+
 /** `JSON.stringify(message)`, faster for a request or notification whose `params._meta` was registered. */
 export function messageText(message: object): string {
   const params = (message as { params?: unknown }).params;

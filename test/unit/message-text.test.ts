@@ -25,6 +25,27 @@ describe("messageText", () => {
     );
   });
 
+  it("writes what JSON.stringify writes when the caller's params carry a _meta of their own (a host's keys, a trace context)", () => {
+    // Keys of every kind: integer-like ones (which objects order first), __proto__ as an own key,
+    // undefined values, and the envelope's own keys (whose place the spread then decides).
+    const key = fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom("0", "7", "__proto__", "io.modelcontextprotocol/clientInfo", "traceparent"));
+    const own = fc.dictionary(key, fc.oneof(json, fc.constant(undefined)), { maxKeys: 5 }).map((entries) => {
+      const made: Record<string, unknown> = {};
+      for (const [name, value] of Object.entries(entries)) Object.defineProperty(made, name, { value, enumerable: true, writable: true, configurable: true });
+      return made;
+    });
+    fc.assert(
+      fc.property(params, own, fc.option(fc.constantFrom("debug", "error"), { nil: undefined }), fc.nat(), (given, meta, level, id) => {
+        const wrapped = envelope.wrap({ ...given, _meta: meta }, level);
+        const message = { jsonrpc: "2.0", id, method: "tools/call", params: wrapped };
+        expect(messageText(message)).toBe(JSON.stringify(message));
+        // The envelope's keys win over the caller's, as they always did.
+        expect((wrapped._meta as Record<string, unknown>)["io.modelcontextprotocol/protocolVersion"]).toBe("2026-07-28");
+      }),
+      { numRuns: 1500, ...seed },
+    );
+  });
+
   it("writes what JSON.stringify writes when the registered object is not the params' last key, or not theirs", () => {
     const meta = encodeOnce({ a: 1 });
     const cases: object[] = [
