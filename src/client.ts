@@ -20,6 +20,7 @@ import { callHost } from "./util/logger.js";
 import { ServerBinding, type ClientSide } from "./server-binding.js";
 import type { Implementation } from "./protocol/types/index.js";
 import { CONNECT_DEFAULTS, checkConnectOptions, resolveClientOptions, type ClientOptions, type ConnectOptions, type ResolvedClientOptions } from "./options.js";
+import { tracedStep } from "./tracing/tracing.js";
 import { createTransport, type AuthTracing, type ServerTarget, type SharedAcrossConnections } from "./targets.js";
 import { EraMemory, targetKey } from "./era-memory.js";
 import { ServerHandle } from "./server.js";
@@ -259,7 +260,7 @@ export class Client {
     // restart makes its own.
     const shared: SharedAcrossConnections = {};
     const tracing = this.options.tracing;
-    const traced: AuthTracing | undefined = tracing === undefined ? undefined : (name, attributes, run) => tracing.step({ name, serverId, attributes }, run);
+    const traced: AuthTracing | undefined = tracing === undefined ? undefined : (name, attributes, run) => tracedStep(tracing, { name, serverId, attributes }, run);
     let fresh: Transport | undefined = createTransport(target, options, this.options.logger, this.backend, this.options.name, shared, traced);
     const key = targetKey(target);
     const binding = new ServerBinding(this.side, serverId, originOption(options) ?? fresh.origin);

@@ -373,7 +373,8 @@ export class Catalog {
 
   /**
    * With pinning, a tool that waits for approval is refused before anything is sent. It is
-   * judged by the list its server's connection gives now (listed now when the catalog has none:
+   * judged by the list its server gives now, while its cache hint holds (a lazy server not yet
+   * started: the list the store keeps for it); listed now when the catalog has none (
    * after a `list_changed` or a restart, the list before it says nothing of what will run). Only
    * while the server is being restarted is it judged by the tools it listed last.
    */
@@ -382,7 +383,10 @@ export class Catalog {
     if (pins === undefined) return;
     const serverId = server.id;
     const restarting = server.state === "restarting" || this.restarting.has(serverId);
-    let items = this.cache.get(serverId)?.lists.tools?.items ?? (restarting ? this.lastTools.get(serverId) : undefined);
+    // A list past its cache hint says nothing of what will run: listed again, as tools() would.
+    const cached = this.cache.get(serverId)?.lists.tools;
+    const fresh = cached?.items !== undefined && now() < cached.expiresAt ? cached.items : undefined;
+    let items = fresh ?? (restarting ? this.lastTools.get(serverId) : undefined);
     if (items === undefined) items = (await this.listOf(server, "tools", {})).items;
     const reason = await pins.waiting(serverId, items === NONE ? undefined : items, name);
     if (reason !== undefined) throw new ToolNotApprovedError({ serverId, qualifiedName, toolName: name, reason });
@@ -443,7 +447,7 @@ export class Catalog {
       const last = kind === "tools" ? this.lastTools.get(serverId) : undefined;
       return { serverId, items: last ?? NONE, restarting: last !== undefined };
     }
-    if (server.state === "idle") {
+    if (server.state === "idle" && options.refresh !== true) {
       const kept = await this.keptWhileIdle(server, kind);
       if (kept !== undefined) return kept;
     }
@@ -493,12 +497,13 @@ export class Catalog {
     const target = stored?.targetOf(server.id);
     if (stored === undefined || target === undefined) return undefined;
     const serverId = server.id;
-    let entry = this.cache.get(serverId);
-    const cached = entry?.lists[kind];
+    const cached = this.cache.get(serverId)?.lists[kind];
     if (cached?.items !== undefined && now() < cached.expiresAt) return { serverId, items: cached.items, restarting: false };
     const kept = await stored.lists.read(serverId, target, kind);
     // Started (or closed) while the store was read: what it lists now is the one to give.
     if (kept === undefined || server.state !== "idle" || this.source.server(serverId) !== server) return undefined;
+    // Read again after the await: another kind's read may have made the entry meanwhile.
+    let entry = this.cache.get(serverId);
     if (entry === undefined) this.cache.set(serverId, (entry = { lists: {} }));
     const expiresAt = now() + Math.min(kept.ttlMs ?? 0, MAX_TTL_MS);
     entry.lists[kind] = { listing: Promise.resolve(kept), items: kept.items, expiresAt };

@@ -12,7 +12,9 @@
  * Pins of a tool that went away are kept: a tool that comes back is judged by what was approved.
  * At most `MAX_GONE_PINS` of them, the oldest approved forgotten first: a server that lists new
  * names each time would otherwise grow the pins (and each write of them to the store) for ever.
- * A tool whose pin was forgotten is judged as new when it comes back.
+ * Once a server id had pins forgotten, a name without a pin may be one of them coming back with
+ * a new definition: under `"block-changed"` it then waits for approval too (as `"new"`), for good
+ * (kept in the store), so that a flood of names cannot wash out a pin and slip a change past it.
  * Each Client reads the store once per server id and writes it after each change; Clients that
  * share a store see each other's approvals from their next start (last write wins).
  */
@@ -40,6 +42,8 @@ type Prints = Map<string, string>;
 /** What is known of one server id. */
 interface ServerPins {
   approved: Prints;
+  /** Pins of this server id were forgotten (`MAX_GONE_PINS`): a name without one is not trusted as new. */
+  forgot: boolean;
   /** The fingerprints of the listing judged last. */
   last: Prints;
   /** The tools of that listing that wait for approval, and why. */
@@ -116,7 +120,7 @@ export class ToolPins {
       const stored = await this.load(serverId);
       if (stored === undefined) {
         // Trust on first use: what this server id lists first is what it is held to.
-        pins = { approved: new Map(current), last: current, waiting: new Map(), version: 0 };
+        pins = { approved: new Map(current), forgot: false, last: current, waiting: new Map(), version: 0 };
         this.servers.set(serverId, pins);
         await this.save(serverId, pins);
         return;
@@ -128,17 +132,19 @@ export class ToolPins {
     const policy = this.settings.policy;
     const waiting = new Map<string, ToolApprovalReason>();
     let dirty = change !== undefined;
+    // A name without a pin is trusted as new unless the policy asks, or pins were forgotten.
+    const holdsNew = policy === "approve-new" || (policy === "block-changed" && pins.forgot);
     for (const [name, print] of current) {
       const pin = pins.approved.get(name);
       if (pin === print) continue;
-      if (pin === undefined ? policy === "approve-new" : policy !== "report") waiting.set(name, pin === undefined ? "new" : "changed");
+      if (pin === undefined ? holdsNew : policy !== "report") waiting.set(name, pin === undefined ? "new" : "changed");
       else {
         pins.approved.set(name, print);
         dirty = true;
       }
     }
-    if (pins.approved.size > current.size + MAX_GONE_PINS) {
-      forgetGone(pins.approved, current);
+    if (forgetGone(pins.approved, current)) {
+      pins.forgot = true;
       dirty = true;
     }
     pins.last = current;
@@ -149,7 +155,7 @@ export class ToolPins {
     if (change !== undefined) this.settings.report(change);
   }
 
-  private async load(serverId: string): Promise<Pick<ServerPins, "approved" | "last"> | undefined> {
+  private async load(serverId: string): Promise<Pick<ServerPins, "approved" | "forgot" | "last"> | undefined> {
     // A store that fails is thrown to the listing: judging without the pins would trust anew.
     const text = await this.settings.store.get(KEY_PREFIX + serverId);
     if (text === undefined) return undefined;
@@ -159,7 +165,7 @@ export class ToolPins {
   }
 
   private async save(serverId: string, pins: ServerPins): Promise<void> {
-    const record = { v: 1, approved: Object.fromEntries(pins.approved), last: Object.fromEntries(pins.last) };
+    const record = { v: 1, approved: Object.fromEntries(pins.approved), last: Object.fromEntries(pins.last), ...(pins.forgot ? { forgot: true } : {}) };
     try {
       await this.settings.store.set(KEY_PREFIX + serverId, JSON.stringify(record));
     } catch (error) {
@@ -184,15 +190,23 @@ async function fingerprints(tools: readonly Tool[]): Promise<Prints> {
   return made;
 }
 
-/** Drops the pins of tools not in `current`, oldest approved first, down to `MAX_GONE_PINS` of them. */
-function forgetGone(approved: Prints, current: Prints): void {
-  let excess = approved.size - current.size - MAX_GONE_PINS;
+/**
+ * Drops the pins of tools not in `current`, oldest approved first, down to `MAX_GONE_PINS` of
+ * them (counted as gone: a name listed now but waiting has no pin, and is not one of them); true
+ * when any was dropped.
+ */
+function forgetGone(approved: Prints, current: Prints): boolean {
+  let gone = 0;
+  for (const name of approved.keys()) if (!current.has(name)) gone++;
+  let excess = gone - MAX_GONE_PINS;
+  if (excess <= 0) return false;
   for (const name of approved.keys()) {
-    if (excess <= 0) return;
+    if (excess <= 0) break;
     if (current.has(name)) continue;
     approved.delete(name);
     excess--;
   }
+  return true;
 }
 
 function difference(serverId: string, before: Prints, after: Prints): CatalogChange | undefined {
@@ -209,13 +223,14 @@ function difference(serverId: string, before: Prints, after: Prints): CatalogCha
   return { serverId, added, removed, changed };
 }
 
-function parseRecord(text: string): Pick<ServerPins, "approved" | "last"> | undefined {
+function parseRecord(text: string): Pick<ServerPins, "approved" | "forgot" | "last"> | undefined {
   try {
     const value: unknown = JSON.parse(text);
     if (typeof value !== "object" || value === null) return undefined;
     const approved = prints((value as Record<string, unknown>)["approved"]);
     const last = prints((value as Record<string, unknown>)["last"]);
-    return approved === undefined || last === undefined ? undefined : { approved, last };
+    const forgot = (value as Record<string, unknown>)["forgot"] === true;
+    return approved === undefined || last === undefined ? undefined : { approved, forgot, last };
   } catch {
     return undefined;
   }

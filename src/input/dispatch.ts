@@ -24,7 +24,7 @@ import type { InputPipeline, InputOutcome, InputSource } from "./pipeline.js";
 import type { InputRequest } from "../protocol/mrtr.js";
 import { setOwn } from "../util/sanitize.js";
 import { excerpt } from "../util/text.js";
-import { carrierOf, type Tracing } from "../tracing/tracing.js";
+import { carrierOf, tracedStep, type Tracing } from "../tracing/tracing.js";
 
 const METHOD_NOT_FOUND = ErrorCode.MethodNotFound;
 const BUSY = ErrorCode.ServerBusy;
@@ -78,7 +78,7 @@ function answered(pipeline: InputPipeline, request: InboundRequest, source: Inpu
   const answer = (): Promise<InputOutcome> => pipeline.answer(request.method, request.params, source);
   if (tracing === undefined) return answer();
   const attributes = { "mcp.method.name": request.method, "mcp.protocol.version": source.version };
-  return tracing.step({ name: request.method, serverId: source.serverId, kind: "server", attributes, parent: carrierOf(request.params) }, answer);
+  return tracedStep(tracing, { name: request.method, serverId: source.serverId, kind: "server", attributes, parent: carrierOf(request.params) }, answer);
 }
 
 function reply(request: InboundRequest, outcome: InputOutcome): void {
@@ -112,7 +112,7 @@ export async function answerInputRequests(
   const responses: Record<string, unknown> = {};
   for (const [key, request] of Object.entries(requests)) {
     if (tracing !== undefined) {
-      setOwn(responses, key, await tracing.step({ name: request.method, serverId: source.serverId, attributes: { "mcp.method.name": request.method } }, () => answerOne(pipeline, key, request, source)));
+      setOwn(responses, key, await tracedStep(tracing, { name: inputSpanName(request.method), serverId: source.serverId, attributes: { "mcp.method.name": excerpt(request.method, 100) } }, () => answerOne(pipeline, key, request, source)));
       continue;
     }
     const outcome = await pipeline.answer(request.method, request.params, source);
@@ -123,6 +123,13 @@ export async function answerInputRequests(
     throw roundFailure(outcome, key, request, source.serverId);
   }
   return responses;
+}
+
+/** The methods a round's input may name: a span is named after one of them, never after a server's own string. */
+const INPUT_METHODS: ReadonlySet<string> = new Set(["sampling/createMessage", "elicitation/create", "roots/list"]);
+
+function inputSpanName(method: string): string {
+  return INPUT_METHODS.has(method) ? method : "mcp.input_request";
 }
 
 /** One input request's answer, or what stops the call (thrown inside its span, which records it). */

@@ -8,7 +8,7 @@
  * `tools/list`, and the others' annotations are remembered to build the `Mcp-Param-*` headers
  * of their calls.
  */
-import { tracedTarget, withCarrier, type Tracing } from "../tracing/tracing.js";
+import { tracedRequest, tracedStep, tracedTarget, withCarrier, type Tracing } from "../tracing/tracing.js";
 import { lowRuntime } from "../util/runtime.js";
 import { ClientError, ErrorCode } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
@@ -74,7 +74,7 @@ export class ModernCodec implements EraCodec {
     if (tracing === undefined) return this.hooks.answerInputs(requests, call, this);
     // A round is a child of its request's span: what the Handler does for it nests under it.
     const step = { name: "mcp.input_round", serverId: this.settings.serverId, attributes: { "mcp.input_requests": Object.keys(requests).length } };
-    return tracing.step(step, () => this.hooks.answerInputs(requests, call, this));
+    return tracedStep(tracing, step, () => this.hooks.answerInputs(requests, call, this));
   };
   /** Requests the server sent, which this era has none of, and stray cancellations: logged sparsely. */
   private readonly ignoredRequests = new Occurrences();
@@ -116,7 +116,7 @@ export class ModernCodec implements EraCodec {
     const send = async (sent: Record<string, unknown>): Promise<unknown> => classifyResult(method, await this.leg(method, sent, { cancellable: false }, signal, undefined)).result;
     if (tracing === undefined) return send(params);
     const traced = { method, serverId: this.settings.serverId, protocolVersion: this.version, transport: this.settings.transport, ...tracedTarget(method, params) };
-    return tracing.request(traced, (carrier) => send(withCarrier(params, carrier) ?? params));
+    return tracedRequest(tracing, traced, (carrier) => send(withCarrier(params, carrier) ?? params));
   }
 
   get callsInFlight(): number {

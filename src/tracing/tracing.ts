@@ -50,7 +50,10 @@ export interface Tracing {
    * library carries an active context across awaits.
    */
   request<T>(request: TracedRequest, send: (carrier: TraceCarrier) => Promise<T>): Promise<T>;
-  /** Runs `run` under a child span of the active one. */
+  /**
+   * Runs `run` under a span of its own: a child of the active one, or of `step.parent` when it
+   * is given (a server's request continuing its trace); `step.kind` says which kind of span.
+   */
   step<T>(step: TracedStep, run: () => Promise<T>): Promise<T>;
 }
 
@@ -83,13 +86,17 @@ export function tracedTarget(method: string, params: Record<string, unknown> | u
   }
 }
 
-/** The W3C trace context keys of a server's `params._meta`, when it sent any (text values only). */
+/**
+ * The trace context of a server's `params._meta`, when it sent one (text values only): its
+ * `traceparent` and `tracestate`. Never its `baggage`: key/values a server chose would ride into
+ * whatever the Handler calls next (a model's API, another server).
+ */
 export function carrierOf(params: Record<string, unknown> | undefined): TraceCarrier | undefined {
-  const meta = params?._meta;
+  const meta = params !== undefined && Object.hasOwn(params, "_meta") ? params._meta : undefined;
   if (typeof meta !== "object" || meta === null) return undefined;
   let carrier: TraceCarrier | undefined;
-  for (const key of TRACE_KEYS) {
-    const value = (meta as Record<string, unknown>)[key];
+  for (const key of SERVER_TRACE_KEYS) {
+    const value = Object.hasOwn(meta, key) ? (meta as Record<string, unknown>)[key] : undefined;
     // Bounded: a header's worth, never a megabyte a server chose to put there.
     if (typeof value === "string" && value.length <= MAX_CARRIED_CHARS) (carrier ??= {})[key] = value;
   }
@@ -97,6 +104,54 @@ export function carrierOf(params: Record<string, unknown> | undefined): TraceCar
 }
 
 const MAX_CARRIED_CHARS = 8192;
+const SERVER_TRACE_KEYS: readonly string[] = ["traceparent", "tracestate"];
+
+/**
+ * `tracing.request`, held to what the client needs whatever the host's `Tracing` does (it is the
+ * host's code): `send` runs once, with the host's carrier, or with none when the host's code
+ * failed or finished without calling it; the result is `send`'s own, never what the host's
+ * promise settles with, and it does not wait for the host's promise once `send` has run.
+ */
+export function tracedRequest<T>(tracing: Tracing, request: TracedRequest, send: (carrier: TraceCarrier) => Promise<T>): Promise<T> {
+  return heldTo((once) => tracing.request(request, once), (carrier: TraceCarrier) => send(isCarrier(carrier) ? carrier : {}), {});
+}
+
+/** `tracing.step`, held as `tracedRequest` holds a request: `run` runs once, and its outcome is the one given. */
+export function tracedStep<T>(tracing: Tracing, step: TracedStep, run: () => Promise<T>): Promise<T> {
+  return heldTo((once) => tracing.step(step, () => once(undefined)), () => run(), undefined);
+}
+
+function heldTo<T, A>(host: (once: (arg: A) => Promise<T>) => unknown, run: (arg: A) => Promise<T>, fallback: A): Promise<T> {
+  let ran: Promise<T> | undefined;
+  let started: (value: { ran: Promise<T> }) => void = () => {};
+  const start = new Promise<{ ran: Promise<T> }>((resolve) => (started = resolve));
+  const once = (arg: A): Promise<T> => {
+    if (ran === undefined) {
+      try {
+        ran = run(arg);
+      } catch (error) {
+        ran = Promise.reject(error);
+      }
+      started({ ran });
+    }
+    return ran;
+  };
+  let hosted: unknown;
+  try {
+    hosted = host(once);
+  } catch {
+    hosted = undefined;
+  }
+  const after = Promise.resolve(hosted).then(
+    () => once(fallback),
+    () => once(fallback),
+  );
+  return Promise.race([start.then((value) => value.ran), after]);
+}
+
+function isCarrier(value: unknown): value is TraceCarrier {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
 
 /**
  * `params` with the carrier's keys in `_meta` (last), over any the caller gave. Made per traced

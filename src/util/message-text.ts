@@ -4,7 +4,9 @@
  * In 2026-07-28 every request carries the same `_meta` envelope (version, identity,
  * capabilities): serialising it per request was a fifth of a small request's cost. An object
  * registered here (`encodeOnce`) is frozen and serialised once; a message whose params' last key
- * holds it gets that text spliced in, byte for byte what `JSON.stringify` would have written.
+ * holds it gets that text spliced in, byte for byte what `JSON.stringify` would have written. A
+ * caller's own `_meta` keys beside it (`joinedOnce`) are written once per request, before the
+ * envelope's text; that object is frozen at its top level (its values are the caller's).
  */
 import { isObject } from "./json.js";
 
@@ -30,7 +32,16 @@ export function joinedOnce(own: Readonly<Record<string, unknown>>, shared: objec
   if (sharedText === undefined) return undefined;
   for (const key of Object.keys(shared)) if (Object.hasOwn(own, key)) return undefined;
   const joined: Record<string, unknown> = { ...own };
-  const ownText = JSON.stringify(joined);
+  // A toJSON would be called on the joined object, and may answer anything: stringify decides.
+  if (typeof joined.toJSON === "function") return undefined;
+  let ownText: unknown;
+  try {
+    ownText = JSON.stringify(joined);
+  } catch {
+    // Not JSON (a BigInt, a cycle): the transport's serialising says so, as for any params.
+    return undefined;
+  }
+  if (typeof ownText !== "string" || !ownText.startsWith("{")) return undefined;
   Object.assign(joined, shared);
   texts.set(Object.freeze(joined), ownText === "{}" ? sharedText : `${ownText.slice(0, -1)},${sharedText.slice(1)}`);
   return joined;

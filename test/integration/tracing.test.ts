@@ -13,7 +13,7 @@ import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-ho
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from "@opentelemetry/core";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Client, ClientError, InvalidArgumentError, memoryStore, type Handler } from "../../src/node.js";
+import { Client, ClientError, InvalidArgumentError, memoryStore, type Handler, type Tracing } from "../../src/node.js";
 import { openTelemetry } from "../../src/tracing/opentelemetry.js";
 import { capturingLogger } from "../helpers/logger.js";
 import { track } from "../helpers/cleanup.js";
@@ -282,6 +282,25 @@ describe("tracing", () => {
     const call = received(file).find((entry) => entry.method === "tools/call")!;
     expect(call.meta).not.toHaveProperty("traceparent");
     expect(exporter.getFinishedSpans()).toHaveLength(0);
+  });
+
+  it("holds a host's Tracing that misbehaves to nothing: a result, a throw or no call of its own changes no answer", async () => {
+    const misbehaving: Tracing[] = [
+      { request: (_request, send) => (void send({}).catch(() => {}), Promise.resolve("not the result") as never), step: () => { throw new Error("a bug in the host's step"); } },
+      { request: () => { throw new Error("a bug in the host's request"); }, step: () => Promise.resolve(undefined as never) },
+      { request: (_request, send) => send([] as never), step: (_step, run) => run().then(() => 42 as never) },
+    ];
+    for (const tracing of misbehaving) {
+      for (const legacy of [false, true]) {
+        const file = logFile();
+        const client = track(new Client({ name: "traced-host", version: "1", handler, logger: capturingLogger(), tracing }));
+        await client.connect("srv", { command: process.execPath, args: [SERVER, "--log", file, ...(legacy ? ["--legacy"] : [])] });
+        const server = client.server("srv")!;
+        expect((await server.callTool("echo", { text: "hi" })).content).toEqual([{ type: "text", text: "hi" }]);
+        expect((await server.callTool("ask", {})).content).toEqual([{ type: "text", text: "hello Ada" }]);
+        await client.close();
+      }
+    }
   });
 
   it("refuses a tracing option that is not a Tracing", () => {

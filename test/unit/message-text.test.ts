@@ -68,6 +68,19 @@ describe("messageText", () => {
     expect(Object.isFrozen(meta.capabilities.elicitation)).toBe(true);
   });
 
+  it("leaves a caller's _meta that is not plain JSON to JSON.stringify: a toJSON, a BigInt, a cycle", () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    for (const toJSON of [() => "x", () => undefined, () => ({ replaced: true }), () => [1]]) {
+      const message = { jsonrpc: "2.0", id: 1, method: "m", params: envelope.wrap({ _meta: { a: 1, toJSON } }) };
+      expect(messageText(message)).toBe(JSON.stringify(message));
+    }
+    for (const meta of [{ big: 1n }, { cyclic }]) {
+      const message = { jsonrpc: "2.0", id: 1, method: "m", params: envelope.wrap({ _meta: meta }) };
+      expect(() => messageText(message)).toThrow(TypeError);
+    }
+  });
+
   it("throws as JSON.stringify does on what cannot be serialised, and leaves the params as they were", () => {
     const wrapped = envelope.wrap({ big: 1n });
     const meta = wrapped._meta;
