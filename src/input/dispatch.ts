@@ -75,10 +75,29 @@ export function dispatchServerRequest(
  * the Handler does nests under it, and a trace context the server sent is continued.
  */
 function answered(pipeline: InputPipeline, request: InboundRequest, source: InputSource, tracing: Tracing | undefined): Promise<InputOutcome> {
-  const answer = (): Promise<InputOutcome> => pipeline.answer(request.method, request.params, source);
-  if (tracing === undefined) return answer();
+  if (tracing === undefined) return pipeline.answer(request.method, request.params, source);
   const attributes = { "mcp.method.name": request.method, "mcp.protocol.version": source.version };
-  return tracedStep(tracing, { name: request.method, serverId: source.serverId, kind: "server", attributes, parent: carrierOf(request.params) }, answer);
+  // A request answered with an error is a failed span, as in the modern era: the outcome rides
+  // out of the span in a throw, and is taken back here.
+  const run = async (): Promise<InputOutcome> => {
+    const outcome = await pipeline.answer(request.method, request.params, source);
+    if (outcome.kind === "answer" || outcome.kind === "aborted") return outcome;
+    throw new AnsweredWithError(outcome);
+  };
+  const step = { name: request.method, serverId: source.serverId, kind: "server" as const, attributes, parent: carrierOf(request.params) };
+  return tracedStep(tracing, step, run).catch((error: unknown) => {
+    if (error instanceof AnsweredWithError) return error.outcome;
+    throw error;
+  });
+}
+
+/** A server's request the client answers with an error, carried through its span as a failure (`kind` is the span's `error.type`). */
+class AnsweredWithError extends Error {
+  readonly kind: string;
+  constructor(readonly outcome: Exclude<InputOutcome, { kind: "answer" | "aborted" }>) {
+    super(outcome.message);
+    this.kind = outcome.kind;
+  }
 }
 
 function reply(request: InboundRequest, outcome: InputOutcome): void {

@@ -231,6 +231,19 @@ describe("tracing", () => {
     expect(answered.spanContext().traceId).toBe(call.spanContext().traceId);
     expect(answered.parentSpanContext?.spanId).toBe("00f067aa0ba902b7");
     expect(asked.parentSpanContext?.spanId).toBe(answered.spanContext().spanId);
+    expect(answered.status.code).not.toBe(2);
+  });
+
+  it("a legacy server's request the Handler fails on is a failed span, and the server is still answered with the error", async () => {
+    const file = logFile();
+    const failing: Handler = { handleElicitation: () => { throw new Error("the person's window crashed"); } };
+    const client = track(new Client({ name: "traced-host", version: "1", handler: failing, logger: capturingLogger(), tracing: openTelemetry({ tracerProvider: provider }) }));
+    await client.connect("srv", { command: process.execPath, args: [SERVER, "--log", file, "--legacy"] });
+    // The fixture reads the answer's content: an error response has none.
+    expect((await client.server("srv")!.callTool("ask", {})).content).toEqual([{ type: "text", text: "hello undefined" }]);
+    const answered = spanNamed("elicitation/create");
+    expect(answered.status.code).toBe(2); // SpanStatusCode.ERROR
+    expect(answered.attributes["error.type"]).toBe("handler");
   });
 
   it("OAuth's discovery, authorization and refresh are spans, the refresh a child of the request that met the 401", async () => {
