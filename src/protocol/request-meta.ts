@@ -14,6 +14,7 @@ import { isObject } from "../util/json.js";
 import { measureJson } from "../util/json-measure.js";
 import { InvalidArgumentError } from "../util/errors.js";
 import { quote } from "../util/text.js";
+import { utf8Length } from "../util/bytes.js";
 
 export const MAX_META_KEYS = 64;
 export const MAX_META_BYTES = 16 * 1024;
@@ -24,9 +25,23 @@ const RESERVED_LABELS: ReadonlySet<string> = new Set(["modelcontextprotocol", "m
 
 export type RequestMeta = Readonly<Record<string, unknown>>;
 
+/**
+ * What each checked `meta` was when it was checked, as plain JSON: what is sent. A getter or a
+ * Proxy read twice (once by the check, once by the copy) could otherwise send what was never
+ * checked. Keyed by the caller's object, so a host that reuses one `meta` is checked each call.
+ */
+const snapshots = new WeakMap<object, RequestMeta>();
+
 export function checkRequestMeta(meta: unknown): asserts meta is RequestMeta {
   try {
     checkReadable(meta);
+    // The bounded walk above came first (a sparse array of 10^9 is refused, never written out);
+    // what is sent is the text written once after it, checked again as plain JSON.
+    const text = JSON.stringify(meta);
+    if (typeof text !== "string" || (text.length > MAX_META_BYTES / 3 && utf8Length(text) > MAX_META_BYTES)) throw new InvalidArgumentError(`meta is more than ${MAX_META_BYTES} bytes of JSON`);
+    const snapshot: unknown = JSON.parse(text);
+    checkReadable(snapshot);
+    snapshots.set(meta as object, snapshot as RequestMeta);
   } catch (error) {
     if (error instanceof InvalidArgumentError) throw error;
     // A Proxy or a getter that throws: the caller's object cannot be read, which is its fault.
@@ -62,6 +77,7 @@ function checkKey(key: string): void {
 /** `params` with `meta`'s keys added to its `_meta`; the keys the client adds later win over them. */
 export function withRequestMeta(params: Record<string, unknown> | undefined, meta: RequestMeta | undefined): Record<string, unknown> | undefined {
   if (meta === undefined) return params;
+  const own = snapshots.get(meta) ?? meta;
   const given = params?._meta;
-  return { ...params, _meta: isObject(given) ? { ...meta, ...given } : { ...meta } };
+  return { ...params, _meta: isObject(given) ? { ...own, ...given } : { ...own } };
 }

@@ -71,15 +71,21 @@ describe("a call's meta option, hostile", () => {
     expect(trapped).toBeInstanceOf(InvalidArgumentError);
     expect((trapped as Error).message).toContain("ownKeys trap");
     expect(asked(srv, "tools/call")).toBe(0);
+    // A getter that answers small when first read and big afterwards: refused, never sent (what
+    // is sent is the text written once, and checked).
+    let reads = 0;
+    const growing = Object.defineProperty({}, "app/k", { enumerable: true, get: () => (++reads === 1 ? "small" : "x".repeat(10 * 1024 * 1024)) });
+    await expect(server.callTool("t", {}, { meta: growing })).rejects.toBeInstanceOf(InvalidArgumentError);
+    expect(asked(srv, "tools/call")).toBe(0);
     // Names a server would take for prototype members are keys like any other: sent as given.
     await server.callTool("t", {}, { meta: { constructor: 1, toString: "x", hasOwnProperty: [] } });
-    const sent = srv.requests.map((r) => r.json as RpcMessage).find((m) => m.method === "tools/call")!;
+    const sent = srv.requests.map((r) => r.json as RpcMessage).filter((m) => m.method === "tools/call").pop()!;
     const meta = (sent.params as { _meta: Record<string, unknown> })._meta;
     const own = Object.fromEntries(Object.entries(meta).filter(([key]) => ["constructor", "toString", "hasOwnProperty"].includes(key)));
     expect(Object.entries(own)).toEqual([["constructor", 1], ["toString", "x"], ["hasOwnProperty", []]]);
     safetyRow(context, {
       area: "Host and store values",
-      tried: `a call's \`meta\` with a \`__proto__\` key, a getter or a proxy trap that throws, a cycle, 10 000 levels, a sparse array of 10⁹, 10 MiB, ${count(100_000)} keys, a BigInt, a function, a Date, or no object at all`,
+      tried: `a call's \`meta\` with a \`__proto__\` key, a getter or a proxy trap that throws, a getter that grows once checked, a cycle, 10 000 levels, a sparse array of 10⁹, 10 MiB, ${count(100_000)} keys, a BigInt, a function, a Date, or no object at all`,
       over: "Streamable HTTP",
       outcome: `each an \`InvalidArgumentError\` (the proxy's and the getter's quoting their throw) before anything is sent (${count(MAX_META_KEYS)} keys, ${count(MAX_META_BYTES)} bytes, 32 levels, JSON values only); \`constructor\`, \`toString\` are keys like any other and reach the server as given`,
     });
