@@ -27,7 +27,7 @@ import type { ResumedRound } from "./mrtr.js";
 import { ModernCodec } from "./modern.js";
 import { negotiate } from "./negotiate.js";
 import type { ListenFilter, Subscription } from "./subscriptions.js";
-import { tracedRequest, tracedTarget, withCarrier, type Tracing } from "../tracing/tracing.js";
+import { traceRequest, type Tracing } from "../tracing/tracing.js";
 import { followTask, type EraTasks, type FollowOptions } from "./task-follow.js";
 import type { TaskSnapshot } from "./tasks.js";
 import type { Implementation, LoggingLevel, ServerCapabilities, Tool } from "./types/index.js";
@@ -214,8 +214,8 @@ export class Connection implements PeerHandlers, EarlyReceiver {
     if (refused !== undefined) return Promise.reject(refused);
     const tracing = this.settings.tracing;
     if (tracing === undefined) return codec.request(method, params, options, resumed);
-    const traced = { method, serverId: this.settings.serverId, protocolVersion: codec.version, transport: this.transport.kind, ...tracedTarget(method, params) };
-    return tracedRequest(tracing, traced, (carrier) => codec.request(method, withCarrier(params, carrier), options, resumed));
+    const facts = { serverId: this.settings.serverId, protocolVersion: codec.version, transport: this.transport.kind };
+    return traceRequest(tracing, facts, method, params, (sent) => codec.request(method, sent, options, resumed));
   }
 
   /** What the era cannot do of what `options` ask (parking input in the legacy era), as the error to raise. */

@@ -21,7 +21,7 @@ import { isCallMethod, unavailableReason, type CallOptions } from "./methods.js"
 import type { ListenFilter, Subscription } from "./subscriptions.js";
 import { relatedTaskOf } from "./tasks.js";
 import { LegacyTasks, type TaskSend } from "./tasks-legacy.js";
-import { tracedRequest, tracedTarget, withCarrier, type Tracing } from "../tracing/tracing.js";
+import { traceRequest, type Tracing } from "../tracing/tracing.js";
 import type { Implementation, LoggingLevel, Tool } from "./types/index.js";
 import { excerpt } from "../util/text.js";
 
@@ -55,8 +55,8 @@ export class LegacyCodec implements EraCodec {
   private readonly taskRequest: TaskSend = (method, params, init, isCall) => {
     const tracing = this.settings.tracing;
     if (tracing === undefined) return this.peer.request(method, params, init, isCall);
-    const traced = { method, serverId: this.settings.serverId, protocolVersion: this.version, transport: this.settings.transport, ...tracedTarget(method, params) };
-    return tracedRequest(tracing, traced, (carrier) => this.peer.request(method, withCarrier(params, carrier), init, isCall));
+    const facts = { serverId: this.settings.serverId, protocolVersion: this.version, transport: this.settings.transport };
+    return traceRequest(tracing, facts, method, params, (sent) => this.peer.request(method, sent, init, isCall));
   };
 
   constructor(

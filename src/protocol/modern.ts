@@ -8,7 +8,7 @@
  * `tools/list`, and the others' annotations are remembered to build the `Mcp-Param-*` headers
  * of their calls.
  */
-import { tracedRequest, tracedStep, tracedTarget, withCarrier, type Tracing } from "../tracing/tracing.js";
+import { traceRequest, tracedStep, type Tracing } from "../tracing/tracing.js";
 import { lowRuntime } from "../util/runtime.js";
 import { ClientError, ErrorCode } from "../util/errors.js";
 import type { Logger } from "../util/logger.js";
@@ -115,8 +115,8 @@ export class ModernCodec implements EraCodec {
     const tracing = this.settings.tracing;
     const send = async (sent: Record<string, unknown>): Promise<unknown> => classifyResult(method, await this.leg(method, sent, { cancellable: false }, signal, undefined)).result;
     if (tracing === undefined) return send(params);
-    const traced = { method, serverId: this.settings.serverId, protocolVersion: this.version, transport: this.settings.transport, ...tracedTarget(method, params) };
-    return tracedRequest(tracing, traced, (carrier) => send(withCarrier(params, carrier) ?? params));
+    const facts = { serverId: this.settings.serverId, protocolVersion: this.version, transport: this.settings.transport };
+    return traceRequest(tracing, facts, method, params, (sent) => send(sent ?? params));
   }
 
   get callsInFlight(): number {

@@ -107,6 +107,21 @@ const MAX_CARRIED_CHARS = 8192;
 const SERVER_TRACE_KEYS: readonly string[] = ["traceparent", "tracestate"];
 
 /**
+ * `send(params)` under the request span of `method` on a connection whose facts are given: the
+ * span's target read from the params, and the span's trace context put in their `_meta`.
+ */
+export function traceRequest<T>(
+  tracing: Tracing,
+  facts: Pick<TracedRequest, "serverId" | "protocolVersion" | "transport">,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  send: (params: Record<string, unknown> | undefined) => Promise<T>,
+): Promise<T> {
+  const request: TracedRequest = { method, serverId: facts.serverId, protocolVersion: facts.protocolVersion, transport: facts.transport, ...tracedTarget(method, params) };
+  return tracedRequest(tracing, request, (carrier) => send(withCarrier(params, carrier)));
+}
+
+/**
  * `tracing.request`, held to what the client needs whatever the host's `Tracing` does (it is the
  * host's code): `send` runs once, with the host's carrier, or with none when the host's code
  * failed or finished without calling it; the result is `send`'s own, never what the host's

@@ -75,6 +75,23 @@ async function connected(file: string, legacy = false, tracing = true): Promise<
   return client;
 }
 
+/**
+ * Calls `ask` (one question to the person) with the host's own tracer registered globally, as
+ * the Handler's spans need, and undoes it after; the server's log file is returned.
+ */
+async function askWithHostTracer(legacy: boolean): Promise<string> {
+  const file = logFile();
+  const client = await connected(file, legacy);
+  trace.setGlobalTracerProvider(provider);
+  try {
+    const result = await client.server("srv")!.callTool("ask", {});
+    expect(result.content).toEqual([{ type: "text", text: "hello Ada" }]);
+  } finally {
+    trace.disable();
+  }
+  return file;
+}
+
 const spanNamed = (name: string): ReadableSpan => {
   const found = exporter.getFinishedSpans().filter((span) => span.name === name);
   expect(found, `spans named ${name}`).toHaveLength(1);
@@ -141,15 +158,7 @@ describe("tracing", () => {
   });
 
   it("an MRTR round is a child span of its request, each input request a child of the round, and the Handler's work nests under it", async () => {
-    const file = logFile();
-    const client = await connected(file);
-    trace.setGlobalTracerProvider(provider);
-    try {
-      const result = await client.server("srv")!.callTool("ask", {});
-      expect(result.content).toEqual([{ type: "text", text: "hello Ada" }]);
-    } finally {
-      trace.disable();
-    }
+    const file = await askWithHostTracer(false);
     const call = spanNamed("tools/call ask");
     const round = spanNamed("mcp.input_round");
     const input = spanNamed("elicitation/create");
@@ -213,15 +222,7 @@ describe("tracing", () => {
   });
 
   it("a legacy server's request is a server span that continues the server's trace, and the Handler's work nests under it", async () => {
-    const file = logFile();
-    const client = await connected(file, true);
-    trace.setGlobalTracerProvider(provider);
-    try {
-      const result = await client.server("srv")!.callTool("ask", {});
-      expect(result.content).toEqual([{ type: "text", text: "hello Ada" }]);
-    } finally {
-      trace.disable();
-    }
+    await askWithHostTracer(true);
     const call = spanNamed("tools/call ask");
     const answered = spanNamed("elicitation/create");
     const asked = spanNamed("ask the person");
