@@ -17,6 +17,7 @@ import type { RelatedCall } from "./rpc/pending-call.js";
 import type { RequestId } from "./util/json.js";
 import type { RateLimit } from "./util/token-bucket.js";
 import type { Tracing } from "./tracing/tracing.js";
+import type { Awaitable } from "./util/awaitable.js";
 
 /** The client's side, made once per client. */
 export interface ClientSide {
@@ -91,7 +92,7 @@ export class ServerBinding implements ConnectionHooks, InputCounters, InputParki
     dispatchServerRequest(this.client.pipeline, request, source, related, this.client.tracing);
   }
 
-  answerInputs(requests: Record<string, InputRequest>, call: { assigns: unknown; signal: AbortSignal | undefined }, from: ConnectionFacts): Promise<Record<string, unknown>> {
+  answerInputs(requests: Record<string, InputRequest>, call: { assigns: unknown; signal: AbortSignal | undefined }, from: ConnectionFacts): Awaitable<Record<string, unknown>> {
     // The call that carries the input is in flight by definition.
     return answerInputRequests(this.client.pipeline, requests, this.source(from, 1, call.assigns, null, call.signal), this.client.tracing);
   }

@@ -4,6 +4,7 @@
  * for ever, nor hold one of the session's in-flight places.
  */
 import { ClientError, ErrorCode, InvalidArgumentError, RpcError } from "../util/errors.js";
+import { isThenable } from "../util/awaitable.js";
 import { unref } from "../util/runtime.js";
 import type { Refusal } from "../util/assert.js";
 import type { Logger } from "../util/logger.js";
@@ -55,10 +56,6 @@ export function hostWait<T>(value: T | PromiseLike<T>, ms: number, signal: Abort
       },
     );
   });
-}
-
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 
 /**

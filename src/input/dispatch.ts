@@ -25,6 +25,7 @@ import type { InputRequest } from "../protocol/mrtr.js";
 import { setOwn } from "../util/sanitize.js";
 import { excerpt } from "../util/text.js";
 import { carrierOf, tracedStep, type Tracing } from "../tracing/tracing.js";
+import { type Awaitable, isThenable } from "../util/awaitable.js";
 
 const METHOD_NOT_FOUND = ErrorCode.MethodNotFound;
 const BUSY = ErrorCode.ServerBusy;
@@ -75,7 +76,7 @@ export function dispatchServerRequest(
  * the Handler does nests under it, and a trace context the server sent is continued.
  */
 function answered(pipeline: InputPipeline, request: InboundRequest, source: InputSource, tracing: Tracing | undefined): Promise<InputOutcome> {
-  if (tracing === undefined) return pipeline.answer(request.method, request.params, source);
+  if (tracing === undefined) return Promise.resolve(pipeline.answer(request.method, request.params, source));
   const attributes = { "mcp.method.name": request.method, "mcp.protocol.version": source.version };
   // A request answered with an error is a failed span, as in the modern era: the outcome rides
   // out of the span in a throw, and is taken back here.
@@ -120,28 +121,58 @@ function reply(request: InboundRequest, outcome: InputOutcome): void {
 
 /**
  * Answers one round of `requests`, asked by `source` within the call that carries them. When the
- * host traces, each is a span of its own (named after its method) under the round's.
+ * host traces, each is a span of its own (named after its method) under the round's. A round
+ * the Handler answers at once is answered here in one turn, as a value; from the first answer
+ * that is a promise on, the rest waits its turn.
  */
-export async function answerInputRequests(
+export function answerInputRequests(
   pipeline: InputPipeline,
   requests: Record<string, InputRequest>,
   source: InputSource,
   tracing?: Tracing,
-): Promise<Record<string, unknown>> {
+): Awaitable<Record<string, unknown>> {
+  if (tracing !== undefined) return answerTraced(pipeline, requests, source, tracing);
   const responses: Record<string, unknown> = {};
-  for (const [key, request] of Object.entries(requests)) {
-    if (tracing !== undefined) {
-      setOwn(responses, key, await tracedStep(tracing, { name: inputSpanName(request.method), serverId: source.serverId, attributes: { "mcp.method.name": excerpt(request.method, 100) } }, () => answerOne(pipeline, key, request, source)));
-      continue;
-    }
-    const outcome = await pipeline.answer(request.method, request.params, source);
-    if (outcome.kind === "answer") {
-      setOwn(responses, key, outcome.result);
-      continue;
-    }
-    throw roundFailure(outcome, key, request, source.serverId);
+  const entries = Object.entries(requests);
+  for (let i = 0; i < entries.length; i++) {
+    const [key, request] = entries[i]!;
+    const outcome = pipeline.answer(request.method, request.params, source);
+    if (isThenable(outcome)) return answerLater(pipeline, entries, i, outcome, responses, source);
+    setOwn(responses, key, answerOf(outcome, key, request, source.serverId));
   }
   return responses;
+}
+
+/** The rest of a round, from entry `from`, whose outcome is `pending`. */
+async function answerLater(
+  pipeline: InputPipeline,
+  entries: [string, InputRequest][],
+  from: number,
+  pending: Promise<InputOutcome>,
+  responses: Record<string, unknown>,
+  source: InputSource,
+): Promise<Record<string, unknown>> {
+  for (let i = from; i < entries.length; i++) {
+    const [key, request] = entries[i]!;
+    const outcome = i === from ? await pending : await pipeline.answer(request.method, request.params, source);
+    setOwn(responses, key, answerOf(outcome, key, request, source.serverId));
+  }
+  return responses;
+}
+
+async function answerTraced(pipeline: InputPipeline, requests: Record<string, InputRequest>, source: InputSource, tracing: Tracing): Promise<Record<string, unknown>> {
+  const responses: Record<string, unknown> = {};
+  for (const [key, request] of Object.entries(requests)) {
+    const step = { name: inputSpanName(request.method), serverId: source.serverId, attributes: { "mcp.method.name": excerpt(request.method, 100) } };
+    setOwn(responses, key, await tracedStep(tracing, step, async () => answerOf(await pipeline.answer(request.method, request.params, source), key, request, source.serverId)));
+  }
+  return responses;
+}
+
+/** An input request's answer, or what stops the call (thrown: inside its span, which records it). */
+function answerOf(outcome: InputOutcome, key: string, request: InputRequest, serverId: string): unknown {
+  if (outcome.kind === "answer") return outcome.result;
+  throw roundFailure(outcome, key, request, serverId);
 }
 
 /** The methods a round's input may name: a span is named after one of them, never after a server's own string. */
@@ -149,13 +180,6 @@ const INPUT_METHODS: ReadonlySet<string> = new Set(["sampling/createMessage", "e
 
 function inputSpanName(method: string): string {
   return INPUT_METHODS.has(method) ? method : "mcp.input_request";
-}
-
-/** One input request's answer, or what stops the call (thrown inside its span, which records it). */
-async function answerOne(pipeline: InputPipeline, key: string, request: InputRequest, source: InputSource): Promise<unknown> {
-  const outcome = await pipeline.answer(request.method, request.params, source);
-  if (outcome.kind === "answer") return outcome.result;
-  throw roundFailure(outcome, key, request, source.serverId);
 }
 
 /** What stops a modern call when one input request of its round was not answered (see the top). */

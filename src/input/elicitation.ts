@@ -14,6 +14,7 @@ import { checkAnswer, checkFormSchema, type Field, type Form } from "./form-sche
 import type { FieldInfo } from "./handler.js";
 import { pass, refuse, type Verdict } from "../util/assert.js";
 import { quote } from "../util/text.js";
+import { withField } from "../util/sanitize.js";
 const INVALID_PARAMS = ErrorCode.InvalidParams;
 
 /**
@@ -231,12 +232,13 @@ export function urlElicitationRequired(error: ClientError, serverOrigin: string 
   if (!Array.isArray(listed) || listed.length === 0) return undefined;
   const elicitations = listed.slice(0, MAX_REQUIRED_URLS).map((entry): RequiredUrl => {
     const given = isObject(entry) ? entry : {};
-    const checked = checkElicitation({ ...given, mode: "url" }, URL_MODE, "2025-11-25", serverOrigin);
+    const checked = checkElicitation(withField(given, "mode", "url"), URL_MODE, "2025-11-25", serverOrigin);
     if (!checked.ok || checked.value.mode !== "url") {
       const refused = checked.ok ? "not a URL elicitation" : checked.refusal.message;
       return { elicitationId: undefined, message: "", url: undefined, host: undefined, idn: false, originMismatch: true, refused };
     }
-    return { elicitationId: checked.value.params.elicitationId, message: checked.value.params.message, ...checked.value.vetted, refused: undefined };
+    const vetted = checked.value.vetted;
+    return { elicitationId: checked.value.params.elicitationId, message: checked.value.params.message, url: vetted.url, host: vetted.host, idn: vetted.idn, originMismatch: vetted.originMismatch, refused: undefined };
   });
   const more = listed.length > MAX_REQUIRED_URLS ? ` (the first ${MAX_REQUIRED_URLS} of ${listed.length} are given)` : "";
   return new ClientError("url_elicitation_required", `${error.message}: the server requires ${listed.length} URL(s) to be visited first${more}`, {

@@ -15,6 +15,7 @@ import type {
   LoggingLevel,
 } from "../protocol/types/index.js";
 import type { RequestId } from "../util/json.js";
+import type { Awaitable } from "../util/awaitable.js";
 import type { VettedUrl } from "./elicitation.js";
 import type { InputSource } from "./pipeline.js";
 import type { SignalSource } from "./supervisor.js";
@@ -58,9 +59,6 @@ export interface UrlElicitationContext extends InputContext {
 }
 
 export type ElicitationContext = FormElicitationContext | UrlElicitationContext;
-
-
-type Awaitable<T> = T | Promise<T>;
 
 export interface Handler {
   /** The approval point for sampling: return the model's answer, or throw `RpcError` to refuse. */

@@ -16,9 +16,10 @@ import { type Handler, formContext, inputContext, urlContext } from "./handler.j
 import type { HandlerTimeouts, SamplingOptions } from "./options.js";
 import { filterRoots } from "./roots.js";
 import { checkSampling, samplingAnswer, samplingResultProblem } from "./sampling.js";
-import { supervise, type SignalSource } from "./supervisor.js";
+import { supervise, type SignalSource, type Supervised } from "./supervisor.js";
 import type { CreateMessageParams, CreateMessageResult } from "../protocol/types/index.js";
 import { nextTurn } from "../util/runtime.js";
+import { type Awaitable, isThenable } from "../util/awaitable.js";
 
 export type InputMethod = "sampling/createMessage" | "elicitation/create" | "roots/list";
 
@@ -114,10 +115,13 @@ export class InputPipeline {
     return { kind: "vetted", method: "roots/list" };
   }
 
-  // Not async: it hands on the promise of the step that runs, rather than wrapping it in another.
-  answer(method: string, params: Record<string, unknown> | undefined, source: InputSource): Promise<InputOutcome> {
+  /**
+   * The outcome, as a value when the callback answered at once (or none ran): no async layer, so
+   * an MRTR round answered by a policy costs no promise of its own.
+   */
+  answer(method: string, params: Record<string, unknown> | undefined, source: InputSource): Awaitable<InputOutcome> {
     const vetted = this.vet(method, params, source, true);
-    if (vetted.kind !== "vetted") return Promise.resolve(vetted);
+    if (vetted.kind !== "vetted") return vetted;
     return this.callback(vetted, source);
   }
 
@@ -148,29 +152,38 @@ export class InputPipeline {
     }
   }
 
-  private async callback(input: VettedInput, source: InputSource): Promise<InputOutcome> {
+  private callback(input: VettedInput, source: InputSource): Awaitable<InputOutcome> {
     const handler = this.settings.handler!;
     const client = this.settings.clientName;
-    let outcome: InputOutcome;
+    let outcome: Awaitable<InputOutcome>;
     if (input.method === "sampling/createMessage") {
-      outcome = await this.run(source, this.settings.handlerTimeout.default, (signals) => handler.handleSampling!(input.params, inputContext(client, source, signals)));
+      outcome = this.run(source, this.settings.handlerTimeout.default, (signals) => handler.handleSampling!(input.params, inputContext(client, source, signals)));
     } else if (input.method === "elicitation/create") {
       const request = input.request;
-      outcome = await this.run(source, this.settings.handlerTimeout.elicitation, (signals) =>
+      outcome = this.run(source, this.settings.handlerTimeout.elicitation, (signals) =>
         request.mode === "url"
           ? handler.handleElicitation!(request.params, urlContext(client, source, signals, request.vetted))
           : handler.handleElicitation!(request.params, formContext(client, source, signals, request.fields)),
       );
     } else {
-      outcome = await this.run(source, this.settings.handlerTimeout.default, (signals) => handler.listRoots!(inputContext(client, source, signals)));
+      outcome = this.run(source, this.settings.handlerTimeout.default, (signals) => handler.listRoots!(inputContext(client, source, signals)));
     }
-    if (outcome.kind !== "answer") return outcome;
-    return this.checkAnswer(input, outcome.result, source);
+    if (isThenable(outcome)) return outcome.then((settled) => this.checked(input, settled, source));
+    return this.checked(input, outcome, source);
+  }
+
+  private checked(input: VettedInput, outcome: InputOutcome, source: InputSource): InputOutcome {
+    return outcome.kind === "answer" ? this.checkAnswer(input, outcome.result, source) : outcome;
   }
 
   /** Calls the callback under supervision; it builds its context from the signals given. */
-  private async run(inputSource: InputSource, timeoutMs: number, callback: (signals: SignalSource) => unknown): Promise<InputOutcome> {
-    const supervised = await supervise(callback, timeoutMs, inputSource.signal, this.settings.deadlines);
+  private run(inputSource: InputSource, timeoutMs: number, callback: (signals: SignalSource) => unknown): Awaitable<InputOutcome> {
+    const supervised = supervise(callback, timeoutMs, inputSource.signal, this.settings.deadlines);
+    if (isThenable(supervised)) return supervised.then((settled) => this.outcomeOf(inputSource, settled));
+    return this.outcomeOf(inputSource, supervised);
+  }
+
+  private outcomeOf(inputSource: InputSource, supervised: Supervised<unknown>): InputOutcome {
     switch (supervised.status) {
       case "ok":
         return { kind: "answer", result: supervised.value as Record<string, unknown> };

@@ -9,6 +9,7 @@ import { ErrorCode } from "../util/errors.js";
 import type { CreateMessageParams, CreateMessageResult } from "../protocol/types/index.js";
 import { since, type ProtocolVersion } from "../protocol/versions.js";
 import { isObject } from "../util/json.js";
+import { withField } from "../util/sanitize.js";
 import type { SamplingOptions } from "./options.js";
 import { pass, refuse, type Verdict } from "../util/assert.js";
 
@@ -36,7 +37,7 @@ export function checkSampling(params: Record<string, unknown>, situation: Sampli
   if (toolUseTurns(params.messages) > options.maxToolIterations) {
     return refuse(options.rejectionCode, `sampling refused: more than ${options.maxToolIterations} tool-use turns`);
   }
-  const clamped: Record<string, unknown> = { ...params, maxTokens: Math.min(maxTokens, options.maxTokens) };
+  const clamped = withField(params, "maxTokens", Math.min(maxTokens, options.maxTokens));
   if (!options.context && clamped.includeContext !== undefined) clamped.includeContext = "none";
   return pass(clamped as CreateMessageParams);
 }

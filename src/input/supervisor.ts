@@ -6,10 +6,12 @@
  * settles when the callback does, so that what the callback holds can stay held until then.
  *
  * The callback's signal is made only if the callback reads it; the deadline (counted from the
- * call) and the outer signal's listener only if it returns a promise; the deadline rides on a
- * shared `DeadlineQueue` instead of a timer of its own.
+ * call), the outer signal's listener and a promise of the outcome only if it returns a promise;
+ * the deadline rides on a shared `DeadlineQueue` instead of a timer of its own. A callback that
+ * answers at once gets its outcome back as a value, in the same turn.
  */
 import { Deadline, type DeadlineOwner, type DeadlineQueue } from "../rpc/deadline.js";
+import { type Awaitable, isThenable } from "../util/awaitable.js";
 import { now } from "../util/time.js";
 
 export type Supervised<T> =
@@ -29,6 +31,9 @@ export interface SignalSource {
   readonly signal: AbortSignal;
 }
 
+/** What `running` is for a callback that has nothing left to run. */
+const SETTLED: Promise<void> = Promise.resolve();
+
 class Supervision<T> implements DeadlineOwner, SignalSource {
   private controller: AbortController | undefined;
   /** Why the callback's signal aborts (once settled by a timeout or the outer signal). */
@@ -37,8 +42,8 @@ class Supervision<T> implements DeadlineOwner, SignalSource {
   private deadline: Deadline | undefined;
   private promise!: Promise<Supervised<T>>;
   private resolve: ((outcome: Supervised<T>) => void) | undefined;
-  /** Settles when the callback does. */
-  running: Promise<void> = Promise.resolve();
+  /** Settles when the callback does (set before `watch`, which may settle at once). */
+  running: Promise<void> = SETTLED;
 
   constructor(
     private readonly timeoutMs: number,
@@ -99,37 +104,33 @@ export function supervise<T>(
   outer: AbortSignal | undefined,
   /** The client's deadline timer (shared with its requests). */
   queue: DeadlineQueue,
-): Promise<Supervised<T>> {
-  if (outer?.aborted === true) return Promise.resolve({ status: "aborted", reason: outer.reason as unknown, running: Promise.resolve() });
+): Awaitable<Supervised<T>> {
+  if (outer?.aborted === true) return { status: "aborted", reason: outer.reason as unknown, running: SETTLED };
   const supervision = new Supervision<T>(timeoutMs, outer);
   const started = now();
   let value: T | Promise<T>;
   try {
     value = run(supervision);
   } catch (error) {
-    return Promise.resolve({ status: "threw", error });
+    return { status: "threw", error };
   }
   if (!isThenable(value)) {
     // Answered at once (a policy, a test, a cached answer): there was nothing to time or to
     // withdraw, and no deadline, listener or promise is made for it. The request may have been
     // withdrawn while the callback ran (TypeScript cannot know a call changed the signal).
-    if (!abortedNow(outer)) return Promise.resolve({ status: "ok", value });
-    const outcome: Supervised<T> = { status: "aborted", reason: outer.reason as unknown, running: Promise.resolve() };
+    if (!abortedNow(outer)) return { status: "ok", value };
+    const outcome: Supervised<T> = { status: "aborted", reason: outer.reason as unknown, running: SETTLED };
     supervision.settle(outcome, outcome.reason ?? new Error("aborted"));
-    return Promise.resolve(outcome);
+    return outcome;
   }
-  const outcome = supervision.watch(queue, timeoutMs - (now() - started));
+  // `running` first: the outer signal may already have aborted, and `watch` then settles with it.
   supervision.running = Promise.resolve(value).then(
     (settled) => supervision.settle({ status: "ok", value: settled }),
     (error: unknown) => supervision.settle({ status: "threw", error }),
   );
-  return outcome;
+  return supervision.watch(queue, timeoutMs - (now() - started));
 }
 
 function abortedNow(signal: AbortSignal | undefined): signal is AbortSignal {
   return signal?.aborted === true;
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
 }

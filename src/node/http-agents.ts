@@ -218,7 +218,10 @@ function nodeAttempt(
   resolve: (response: ExchangeResponse) => void,
   reject: (error: unknown) => void,
 ): void {
-  const req = module.request({ ...targetOf(request.url), method: request.method, headers, agent });
+  // A literal of one shape, not `{ ...target, method }`: in V8 a field after a spread gives every
+  // request's options a map of its own (see `withField` in util/sanitize.ts).
+  const target = targetOf(request.url);
+  const req = module.request({ protocol: target.protocol, hostname: target.hostname, port: target.port, path: target.path, method: request.method, headers, agent });
   const ticket = request.ticket;
   // Once the response came (its body's errors are `consume`'s) or the request went again, this
   // try has no more say; a later error of its own is ignored rather than left unheard.

@@ -14,6 +14,7 @@ import { InvalidArgumentError } from "../util/errors.js";
 import type { HeaderParam } from "./x-mcp-header.js";
 import { toBase64, utf8 } from "../util/bytes.js";
 import { encodeOnce, joinedOnce } from "../util/message-text.js";
+import { copyOwn, withField } from "../util/sanitize.js";
 
 export const META = {
   protocolVersion: "io.modelcontextprotocol/protocolVersion",
@@ -43,17 +44,20 @@ export class Envelope {
     });
   }
 
-  /** `params` with the envelope in `_meta`; the caller's own `_meta` keys are kept, ours win. */
+  /**
+   * `params` with the envelope in `_meta`; the caller's own `_meta` keys are kept, ours win.
+   * Copied by hand, not spread, on every request: see `withField`.
+   */
   wrap(params: Record<string, unknown> | undefined, logLevel?: LoggingLevel): Record<string, unknown> {
     const given = params?._meta;
     const shared = logLevel === undefined ? this.base : this.withLevel(logLevel);
-    if (given === undefined) return params === undefined ? { _meta: shared } : { ...params, _meta: shared };
+    if (given === undefined) return params === undefined ? { _meta: shared } : withField(params, "_meta", shared);
     // The caller's keys beside the envelope, whose text is still written once.
     const joined = isObject(given) ? joinedOnce(given, shared) : undefined;
-    if (joined !== undefined) return { ...params, _meta: joined };
-    const meta: Record<string, unknown> = isObject(given) ? { ...given, ...this.base } : { ...this.base };
+    if (joined !== undefined) return withField(params, "_meta", joined);
+    const meta = copyOwn(this.base, isObject(given) ? copyOwn(given, {}) : {});
     if (logLevel !== undefined) meta[META.logLevel] = logLevel;
-    return { ...params, _meta: meta };
+    return withField(params, "_meta", meta);
   }
 
   private withLevel(level: LoggingLevel): Readonly<Record<string, unknown>> {

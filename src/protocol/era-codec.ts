@@ -15,6 +15,7 @@ import type { ListenFilter, Subscription } from "./subscriptions.js";
 import type { EraTasks } from "./task-follow.js";
 import type { Implementation, LoggingLevel, ServerCapabilities, Tool } from "./types/index.js";
 import type { Era, ProtocolVersion } from "./versions.js";
+import type { Awaitable } from "../util/awaitable.js";
 
 /** What negotiation settled; the era follows from the version. */
 export interface Negotiated<V extends ProtocolVersion = ProtocolVersion> {
@@ -38,8 +39,8 @@ export interface ConnectionHooks {
   serverRequest(request: InboundRequest, related: RelatedCall | undefined, from: ConnectionFacts): void;
   /** A notification the protocol layer does not consume. */
   notification(method: string, params: Record<string, unknown>, from: ConnectionFacts): void;
-  /** Answers one MRTR round of input requests (modern), in the server's order. */
-  answerInputs(requests: Record<string, InputRequest>, call: { assigns: unknown; signal: AbortSignal | undefined }, from: ConnectionFacts): Promise<Record<string, unknown>>;
+  /** Answers one MRTR round of input requests (modern), in the server's order: a value when the Handler answered at once. */
+  answerInputs(requests: Record<string, InputRequest>, call: { assigns: unknown; signal: AbortSignal | undefined }, from: ConnectionFacts): Awaitable<Record<string, unknown>>;
 }
 
 export interface EraCodec extends ConnectionFacts {

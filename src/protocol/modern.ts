@@ -74,7 +74,7 @@ export class ModernCodec implements EraCodec {
     if (tracing === undefined) return this.hooks.answerInputs(requests, call, this);
     // A round is a child of its request's span: what the Handler does for it nests under it.
     const step = { name: "mcp.input_round", serverId: this.settings.serverId, attributes: { "mcp.input_requests": Object.keys(requests).length } };
-    return tracedStep(tracing, step, () => this.hooks.answerInputs(requests, call, this));
+    return tracedStep(tracing, step, async () => this.hooks.answerInputs(requests, call, this));
   };
   /** Requests the server sent, which this era has none of, and stray cancellations: logged sparsely. */
   private readonly ignoredRequests = new Occurrences();

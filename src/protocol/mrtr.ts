@@ -21,6 +21,8 @@
 import { expectObject, protocolError } from "../util/assert.js";
 import { ClientError, InvalidArgumentError } from "../util/errors.js";
 import { isObject } from "../util/json.js";
+import { copyOwn } from "../util/sanitize.js";
+import { type Awaitable, isThenable } from "../util/awaitable.js";
 import { excerpt, quote } from "../util/text.js";
 import { SpanBound, delay, now } from "../util/time.js";
 import { isCallMethod } from "./methods.js";
@@ -30,11 +32,14 @@ export interface InputRequest {
   params?: Record<string, unknown> | undefined;
 }
 
-/** Answers one round's input requests, in the server's order; throws a ClientError to stop. */
+/**
+ * Answers one round's input requests, in the server's order; throws (or rejects with) a
+ * ClientError to stop. A round the Handler answered at once comes back as a value.
+ */
 export type AnswerInputs = (
   requests: Record<string, InputRequest>,
   call: { assigns: unknown; signal: AbortSignal | undefined },
-) => Promise<Record<string, unknown>>;
+) => Awaitable<Record<string, unknown>>;
 
 export interface FlowOptions {
   method: string;
@@ -91,13 +96,18 @@ export async function runWithInput(
   // The start matters only to a total bound: no clock read for a call that has none.
   const started = options.maxTotalTimeout === undefined ? 0 : now();
   const resumed = options.resumed;
-  const sent = resumed === undefined ? params : { ...params, inputResponses: resumed.inputResponses, requestState: resumed.requestState };
+  const sent = resumed === undefined ? params : withAnswers(params, resumed.inputResponses, resumed.requestState);
   const first = classifyResult(options.method, await leg(sent, options.signal, options.maxTotalTimeout));
   if (first.kind === "complete") return first.result;
-  return continueWithInput(params, first.result, options, leg, answer, started);
+  // Awaited, not returned: an async function that returns a promise adopts it in two more turns.
+  return await continueWithInput(params, first.result, options, leg, answer, started);
 }
 
-/** The flow after a first leg (started at `started`) answered `input_required` with `asked`. */
+/**
+ * The flow after a first leg (started at `started`) answered `input_required` with `asked`: one
+ * async function for every round, whose only waits are the Handler's answer when it is a
+ * promise, and each leg.
+ */
 export async function continueWithInput(
   params: Record<string, unknown>,
   asked: Record<string, unknown>,
@@ -116,8 +126,41 @@ export async function continueWithInput(
       ? undefined
       : new SpanBound([options.signal, lifetime], total === undefined ? undefined : Math.max(0, started + total - now()), () => new Error(`maxTotalTimeout of ${total} ms`));
   const signal = span === undefined ? (options.signal ?? lifetime) : span.signal;
+  // The end of the connection rejects its calls in flight with the error the flow stops with, so
+  // a leg that would listen on the connection's life alone listens on nothing (no listener per leg).
+  const legSignal = signal === lifetime ? undefined : signal;
+  let result = asked;
+  let pause = FIRST_PAUSE_MS;
   try {
-    return await rounds(params, asked, options, leg, answer, signal);
+    for (let round = options.resumed?.round ?? 0; ; round++) {
+      const input = checkInputRequired(result, options.method);
+      if (round >= options.maxRounds) {
+        throw protocolError(`${options.method} still asked for input after ${options.maxRounds} rounds`, result);
+      }
+      let inputResponses: Record<string, unknown> | undefined;
+      // An empty round asks the person nothing: it is answered here, as the Handler path does.
+      if (input.inputRequests !== undefined && options.park === true && Object.keys(input.inputRequests).length > 0) {
+        return new ParkedRound(input.inputRequests, input.requestState, round + 1);
+      }
+      if (input.inputRequests === undefined) {
+        // Only state: the server sheds load and asks to come back; wait a little, more each time.
+        await delay(pause, signal);
+        pause = Math.min(pause * 2, MAX_PAUSE_MS);
+      } else {
+        const answered = answer(input.inputRequests, { assigns: options.assigns, signal });
+        inputResponses = isThenable(answered) ? await answered : answered;
+        if (signal?.aborted === true) throw new ClientError("cancelled", `${options.method} was cancelled`, { cause: signal.reason });
+      }
+      let raw: unknown;
+      try {
+        raw = await leg(withAnswers(params, inputResponses, input.requestState), legSignal, undefined);
+      } catch (error) {
+        unsendableAnswer(error);
+      }
+      const classified = classifyResult(options.method, raw);
+      if (classified.kind === "complete") return classified.result;
+      result = classified.result;
+    }
   } catch (error) {
     if (span?.timedOut === true) throw new ClientError("timeout", `${options.method} timed out after ${total} ms (maxTotalTimeout)`, { cause: error });
     const reason: unknown = signal?.reason;
@@ -132,40 +175,15 @@ export async function continueWithInput(
   }
 }
 
-async function rounds(
-  params: Record<string, unknown>,
-  first: Record<string, unknown>,
-  options: FlowOptions,
-  leg: Leg,
-  answer: AnswerInputs,
-  signal: AbortSignal | undefined,
-): Promise<Record<string, unknown> | ParkedRound> {
-  let result = first;
-  let pause = FIRST_PAUSE_MS;
-  for (let round = options.resumed?.round ?? 0; ; round++) {
-    const asked = checkInputRequired(result, options.method);
-    if (round >= options.maxRounds) {
-      throw protocolError(`${options.method} still asked for input after ${options.maxRounds} rounds`, result);
-    }
-    let inputResponses: Record<string, unknown> | undefined;
-    // An empty round asks the person nothing: it is answered here, as the Handler path does.
-    if (asked.inputRequests !== undefined && options.park === true && Object.keys(asked.inputRequests).length > 0) {
-      return new ParkedRound(asked.inputRequests, asked.requestState, round + 1);
-    }
-    if (asked.inputRequests === undefined) {
-      // Only state: the server sheds load and asks to come back; wait a little, more each time.
-      await delay(pause, signal);
-      pause = Math.min(pause * 2, MAX_PAUSE_MS);
-    } else {
-      inputResponses = await answer(asked.inputRequests, { assigns: options.assigns, signal });
-      if (signal?.aborted === true) throw new ClientError("cancelled", `${options.method} was cancelled`, { cause: signal.reason });
-    }
-    // One literal, one shape; JSON leaves out what is undefined (no state when none was given).
-    const sent = { ...params, inputResponses, requestState: asked.requestState };
-    const classified = classifyResult(options.method, await leg(sent, signal, undefined).catch(unsendableAnswer));
-    if (classified.kind === "complete") return classified.result;
-    result = classified.result;
-  }
+/**
+ * A later leg's params: the call's, with the answers and the echoed state (one shape; JSON
+ * leaves out what is undefined, so no state when none was given).
+ */
+function withAnswers(params: Record<string, unknown>, inputResponses: Record<string, unknown> | undefined, requestState: string | undefined): Record<string, unknown> {
+  const sent = copyOwn(params, {});
+  sent.inputResponses = inputResponses;
+  sent.requestState = requestState;
+  return sent;
 }
 
 interface InputRequired {

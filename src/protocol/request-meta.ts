@@ -11,6 +11,7 @@
  *   host that meant to set one should hear it cannot.
  */
 import { isObject } from "../util/json.js";
+import { copyOwn, withField } from "../util/sanitize.js";
 import { measureJson } from "../util/json-measure.js";
 import { InvalidArgumentError } from "../util/errors.js";
 import { quote } from "../util/text.js";
@@ -79,5 +80,7 @@ export function withRequestMeta(params: Record<string, unknown> | undefined, met
   if (meta === undefined) return params;
   const own = snapshots.get(meta) ?? meta;
   const given = params?._meta;
-  return { ...params, _meta: isObject(given) ? { ...own, ...given } : { ...own } };
+  // Copied by hand, not spread (see `withField`): a host that sends `meta` sends it on every call.
+  const merged = copyOwn(own, {});
+  return withField(params, "_meta", isObject(given) ? copyOwn(given, merged) : merged);
 }

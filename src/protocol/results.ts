@@ -13,6 +13,7 @@
 import { expectArray, expectObject, field, index, protocolError } from "../util/assert.js";
 import { ClientError } from "../util/errors.js";
 import { isObject } from "../util/json.js";
+import { withField } from "../util/sanitize.js";
 import { excerpt, quote } from "../util/text.js";
 import { blockProblem, laterFields, takenAsIs, without } from "./version-shapes.js";
 import type {
@@ -56,7 +57,7 @@ type EntryCheck = (entry: Record<string, unknown>) => string | undefined;
 function withoutArgumentTitles(entry: Record<string, unknown>): Record<string, unknown> {
   const args = entry.arguments;
   if (!Array.isArray(args) || !args.some((arg) => isObject(arg) && Object.hasOwn(arg, "title"))) return entry;
-  return { ...entry, arguments: args.map((arg: unknown) => (isObject(arg) ? without(arg, ["title"]) : arg)) };
+  return withField(entry, "arguments", args.map((arg: unknown) => (isObject(arg) ? without(arg, ["title"]) : arg)));
 }
 
 function checkList<T>(raw: unknown, context: CheckContext, method: string, key: string, entryProblem: EntryCheck): T {
@@ -64,7 +65,7 @@ function checkList<T>(raw: unknown, context: CheckContext, method: string, key: 
   if (takenAsIs(context.version)) return checked;
   const fields = laterFields(key === "tools" ? "tools" : "other", context.version);
   const entries = (checked as Record<string, unknown>)[key] as Record<string, unknown>[];
-  return { ...checked, [key]: entries.map((entry) => withoutArgumentTitles(without(entry, fields))) };
+  return withField(checked as object, key, entries.map((entry) => withoutArgumentTitles(without(entry, fields)))) as T;
 }
 
 function checkEntries<T>(raw: unknown, context: CheckContext, method: string, key: string, entryProblem: EntryCheck): T {
@@ -84,7 +85,7 @@ function checkEntries<T>(raw: unknown, context: CheckContext, method: string, ke
     kept ??= entries.slice(0, i);
     context.dropped(method, i, reason);
   }
-  return (kept === undefined ? result : { ...result, [key]: kept }) as T;
+  return (kept === undefined ? result : withField(result, key, kept)) as T;
 }
 
 const needsString = (entry: Record<string, unknown>, ...names: string[]): string | undefined => {
@@ -114,7 +115,8 @@ export function checkCallTool(raw: unknown, context: CheckContext): CallToolResu
   const result = checkResult(raw, "tools/call");
   const content = expectArray(result.content, field("the result of tools/call", "content"), raw);
   if (takenAsIs(context.version)) return result as CallToolResult;
-  return { ...without(result, STRUCTURED), content: blocksOf(content, context, "tools/call") } as CallToolResult;
+  // Copied by hand, not spread, for each call's result: see `withField`.
+  return withField(without(result, STRUCTURED), "content", blocksOf(content, context, "tools/call")) as unknown as CallToolResult;
 }
 
 const STRUCTURED = ["structuredContent"] as const;
@@ -151,7 +153,7 @@ export function checkGetPrompt(raw: unknown, context: CheckContext): GetPromptRe
     if (problem !== undefined) context.dropped("prompts/get", i, problem);
     return problem === undefined;
   });
-  return { ...result, messages: kept } as GetPromptResult;
+  return withField(result, "messages", kept) as unknown as GetPromptResult;
 }
 
 export function checkComplete(raw: unknown): CompleteResult {

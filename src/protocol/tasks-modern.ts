@@ -24,11 +24,12 @@ import { TaskShares, type TaskShare } from "./task-shares.js";
 import { canonicalJson } from "../util/json.js";
 import type { ListenFilter, Subscription } from "./subscriptions.js";
 import type { ServerCapabilities } from "./types/index.js";
+import type { Awaitable } from "../util/awaitable.js";
 
 /** What the era's codec lends: one request under its rules, and the answering of input. */
 export interface ModernTaskLink {
   send(method: string, params: Record<string, unknown>, signal: AbortSignal | undefined): Promise<unknown>;
-  answer(requests: Record<string, InputRequest>, call: { assigns: unknown; signal: AbortSignal | undefined }): Promise<Record<string, unknown>>;
+  answer(requests: Record<string, InputRequest>, call: { assigns: unknown; signal: AbortSignal | undefined }): Awaitable<Record<string, unknown>>;
   lifetime(): AbortSignal;
   listen(filter: ListenFilter, signal: AbortSignal): Promise<Subscription>;
 }

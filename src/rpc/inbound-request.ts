@@ -4,6 +4,7 @@
  * should not respond to a cancelled request).
  */
 import type { RequestId } from "../util/json.js";
+import { copyOwn, withField } from "../util/sanitize.js";
 import type { InboundMeta } from "../transport/transport.js";
 
 /** A response to a server request, as it goes on the wire. */
@@ -68,6 +69,6 @@ export class InboundRequest {
 
 function withMeta(result: object, meta: Record<string, unknown>): object {
   const own = (result as { _meta?: unknown })._meta;
-  const merged = typeof own === "object" && own !== null && !Array.isArray(own) ? { ...own, ...meta } : meta;
-  return { ...result, _meta: merged };
+  const merged = typeof own === "object" && own !== null && !Array.isArray(own) ? copyOwn(meta, copyOwn(own, {})) : meta;
+  return withField(result, "_meta", merged);
 }

@@ -11,7 +11,7 @@
  */
 import type { TransportKind } from "../transport/transport.js";
 import type { ProtocolVersion } from "../protocol/versions.js";
-import { setOwn } from "../util/sanitize.js";
+import { copyOwn } from "../util/sanitize.js";
 
 /** What a request span is about (the OpenTelemetry MCP conventions' attributes come from it). */
 export interface TracedRequest {
@@ -176,7 +176,7 @@ function isCarrier(value: unknown): value is TraceCarrier {
 export function withCarrier(params: Record<string, unknown> | undefined, carrier: TraceCarrier): Record<string, unknown> | undefined {
   if (!hasOwnKey(carrier)) return params;
   const given = params?._meta;
-  const meta = typeof given === "object" && given !== null && !Array.isArray(given) ? copyOwn(given as Record<string, unknown>, {}) : {};
+  const meta = typeof given === "object" && given !== null && !Array.isArray(given) ? copyOwn(given, {}) : {};
   const result = copyOwn(params, {}, "_meta");
   result._meta = copyOwn(carrier, meta);
   return result;
@@ -185,10 +185,4 @@ export function withCarrier(params: Record<string, unknown> | undefined, carrier
 function hasOwnKey(value: object): boolean {
   for (const key in value) if (Object.hasOwn(value, key)) return true;
   return false;
-}
-
-/** Copies `from`'s own enumerable keys (but `skip`) into `to`, in order, as a spread would. */
-function copyOwn(from: Record<string, unknown> | undefined, to: Record<string, unknown>, skip?: string): Record<string, unknown> {
-  for (const key in from) if (key !== skip && Object.hasOwn(from, key)) setOwn(to, key, from[key]);
-  return to;
 }

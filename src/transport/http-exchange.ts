@@ -9,6 +9,7 @@
  * the host's headers, the session and the message to a server the host never named.
  */
 import { ClientError } from "../util/errors.js";
+import { copyOwn, withField } from "../util/sanitize.js";
 import { redactUrl } from "../util/text.js";
 import { delay } from "../util/time.js";
 import { corsError, mayBeCors, pageOrigin, probe } from "./fetch-errors.js";
@@ -145,7 +146,7 @@ export function fetchExchange(fetchImpl: FetchLike, credentials: Credentials = "
     send: async (request) => {
       const controller = request.ticket === undefined ? undefined : new AbortController();
       if (controller !== undefined) request.ticket!.bind(() => controller.abort(new CancelledExchange()));
-      const headers = request.extra === undefined ? request.headers : { ...request.headers, ...request.extra };
+      const headers = request.extra === undefined ? request.headers : (copyOwn(request.extra, copyOwn(request.headers, {})) as Record<string, string>);
       let response: Response;
       try {
         response = await fetchImpl(request.url, {
@@ -230,7 +231,7 @@ export async function followRedirect(exchange: Exchange, request: ExchangeReques
       throw new ClientError("transport", `${from} redirected with HTTP ${response.status}, which would change the request; not followed`);
     }
     if (hops >= MAX_REDIRECTS) throw new ClientError("transport", `${from}: more than ${MAX_REDIRECTS} redirects in a row`);
-    current = { ...current, url: target };
+    current = withField(current, "url", target) as unknown as ExchangeRequest;
     response = await exchange.send(current);
   }
   return response;

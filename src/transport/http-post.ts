@@ -218,8 +218,8 @@ function labelOf(body: string): { method?: string; id?: string } {
   }
   if (typeof message !== "object" || message === null) return {};
   const { method, id } = message as { method?: unknown; id?: unknown };
-  return {
-    ...(typeof method === "string" ? { method: excerpt(method, 100) } : {}),
-    ...(typeof id === "string" || typeof id === "number" ? { id: excerpt(id, 100) } : {}),
-  };
+  const named: Record<string, unknown> = {};
+  if (typeof method === "string") named.method = excerpt(method, 100);
+  if (typeof id === "string" || typeof id === "number") named.id = excerpt(id, 100);
+  return named;
 }

@@ -17,6 +17,7 @@ import { failureOf, mediaType, notAnEventStream } from "./http-body.js";
 import { Ticket, sendFollowing, type Exchange, type ExchangeRequest, type ExchangeResponse } from "./http-exchange.js";
 import { sendAgain, turnedAway } from "./http-retry.js";
 import { openSseReader, type SseCursor } from "./sse-reader.js";
+import { withField } from "../util/sanitize.js";
 
 /** What the channel needs of its transport. */
 export interface SseLink {
@@ -41,8 +42,10 @@ export class SseChannel {
   private readonly postHeaders: Readonly<Record<string, string>>;
 
   constructor(private readonly link: SseLink) {
-    this.getHeaders = { ...link.headers, accept: "text/event-stream" };
-    this.postHeaders = { ...link.headers, accept: "application/json, text/event-stream", "content-type": "application/json" };
+    this.getHeaders = withField(link.headers, "accept", "text/event-stream") as Record<string, string>;
+    const post = withField(link.headers, "accept", "application/json, text/event-stream");
+    post["content-type"] = "application/json";
+    this.postHeaders = post as Record<string, string>;
   }
 
   /**

@@ -10,6 +10,7 @@
  * through `guardLogger`); what it throws or rejects with is reported and goes no further.
  * (Handler callbacks and notification hooks are supervised instead, in `input/supervisor.ts`.)
  */
+import { isThenable } from "./awaitable.js";
 
 
 export interface Logger {
@@ -50,10 +51,6 @@ export function callHost<A>(logger: Logger, what: string, fn: (arg: A) => unknow
   } catch (error) {
     logger.warn(`${what} threw`, { error });
   }
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 
 /**

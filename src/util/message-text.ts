@@ -9,6 +9,7 @@
  * envelope's text; that object is frozen at its top level (its values are the caller's).
  */
 import { isObject } from "./json.js";
+import { copyOwn } from "./sanitize.js";
 
 const texts = new WeakMap<object, string>();
 
@@ -31,7 +32,7 @@ export function joinedOnce(own: Readonly<Record<string, unknown>>, shared: objec
   const sharedText = texts.get(shared);
   if (sharedText === undefined) return undefined;
   for (const key of Object.keys(shared)) if (Object.hasOwn(own, key)) return undefined;
-  const joined: Record<string, unknown> = { ...own };
+  const joined = copyOwn(own, {});
   // A toJSON would be called on the joined object, and may answer anything: stringify decides.
   if (typeof joined.toJSON === "function") return undefined;
   let ownText: unknown;
@@ -42,7 +43,7 @@ export function joinedOnce(own: Readonly<Record<string, unknown>>, shared: objec
     return undefined;
   }
   if (typeof ownText !== "string" || !ownText.startsWith("{")) return undefined;
-  Object.assign(joined, shared);
+  copyOwn(shared, joined);
   texts.set(Object.freeze(joined), ownText === "{}" ? sharedText : `${ownText.slice(0, -1)},${sharedText.slice(1)}`);
   return joined;
 }

@@ -25,7 +25,7 @@ let low: LowRuntime = {};
 
 /** Called by the Node entry as it loads. */
 export function installLowRuntime(given: LowRuntime): void {
-  low = { ...low, ...given };
+  low = Object.assign({}, low, given);
 }
 
 export function lowRuntime(): Readonly<LowRuntime> {

@@ -68,6 +68,25 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
   else target[key] = value;
 }
 
+/**
+ * Copies `from`'s own enumerable keys (but `skip`) into `to`, in order, as a spread would. For a
+ * copy that gets fields of its own after it: in V8 (Node 20) a literal with a field after a
+ * spread (`{ ...params, _meta }`) gets a map of its own, never shared with the last one made the
+ * same way: 1.5–3 µs a copy where this takes 0.1–0.15, and every later access to it a miss.
+ * (Fields before the spread, `{ serverId, ...tool }`, are fast.)
+ */
+export function copyOwn(from: object | undefined, to: Record<string, unknown>, skip?: string): Record<string, unknown> {
+  for (const key in from) if (key !== skip && Object.hasOwn(from, key)) setOwn(to, key, (from as Record<string, unknown>)[key]);
+  return to;
+}
+
+/** `{ ...from, [key]: value }`, keys in the same order, made as `copyOwn` says. */
+export function withField(from: object | undefined, key: string, value: unknown): Record<string, unknown> {
+  const to = copyOwn(from, {});
+  setOwn(to, key, value);
+  return to;
+}
+
 export interface SanitizeOptions {
   /**
    * Longest result in characters (default 4 096; an ellipsis marks a cut): a whole number, 0 or

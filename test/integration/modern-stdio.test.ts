@@ -255,6 +255,47 @@ describe("MRTR", () => {
     expect(JSON.parse((result.content[0] as { text: string }).text)).toHaveProperty("inputResponses");
   });
 
+  it("answers a round whose answers come some at once and some later in the server's order, and stops at the first that fails", async () => {
+    const asked: string[] = [];
+    const { raw, server } = await setup({
+      handleSampling: () => (asked.push("s"), sampled),
+      listRoots: () => (asked.push("r"), { roots: [{ uri: "file:///r" }] }),
+      handleElicitation: (p) => {
+        const message = (p as { message: string }).message;
+        asked.push(message);
+        if (message === "now-throw") throw new RpcError(-8, "refused at once");
+        if (message === "later-throw") return Promise.reject(new RpcError(-7, "refused later"));
+        return message.startsWith("later") ? Promise.resolve({ action: "accept", content: { name: message } }) : { action: "accept", content: { name: message } };
+      },
+    });
+    const form = (message: string) => ({ method: "elicitation/create", params: { message, requestedSchema: { type: "object", properties: { name: { type: "string" } } } } });
+    const sampling = { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: "q" } }], maxTokens: 5 } };
+    let inputRequests: Record<string, unknown> = { r: { method: "roots/list" }, l1: form("later-1"), s: sampling, n: form("now"), l2: form("later-2") };
+    raw.handle("tools/call", (m) => (params(m).inputResponses === undefined ? { resultType: "input_required", inputRequests } : text(JSON.stringify(params(m).inputResponses))));
+    const result = await server.callTool("t");
+    const answers = JSON.parse((result.content[0] as { text: string }).text) as Record<string, unknown>;
+    expect(Object.keys(answers)).toEqual(["r", "l1", "s", "n", "l2"]);
+    expect(answers).toEqual({
+      r: { roots: [{ uri: "file:///r" }] },
+      l1: { action: "accept", content: { name: "later-1" } },
+      s: sampled,
+      n: { action: "accept", content: { name: "now" } },
+      l2: { action: "accept", content: { name: "later-2" } },
+    });
+    expect(asked).toEqual(["r", "later-1", "s", "now", "later-2"]);
+    // A failure after an answer that came later, and one after an answer that came at once: the
+    // call stops there, nothing after it is asked, and no retry is sent.
+    for (const [failing, code] of [["later-throw", -7], ["now-throw", -8]] as const) {
+      asked.length = 0;
+      inputRequests = { l: form("later-ok"), f: form(failing), r: { method: "roots/list" } };
+      const before = raw.messages.length;
+      const error = await server.callTool("t").catch((e: unknown) => e);
+      expect(error).toMatchObject({ kind: "input_handler", code });
+      expect(asked).toEqual(["later-ok", failing]);
+      expect(raw.messages.slice(before).filter((m) => (m as RpcMessage).method === "tools/call")).toHaveLength(1);
+    }
+  });
+
   it("sends a decline back as an answer, and no requestState when the server gave none", async () => {
     const { raw, server } = await setup({ handleElicitation: () => ({ action: "decline" }) });
     let round = 0;
