@@ -296,6 +296,20 @@ describe("MRTR", () => {
     }
   });
 
+  it("a retry in flight when the connection closes ends with the connection's error, though it listens on nothing of its own", async () => {
+    const { raw, client, server } = await setup({ handleElicitation: () => ({ action: "accept", content: { name: "Ada" } }) });
+    const retried = deferred<void>();
+    raw.handle("tools/call", (m) => {
+      if (params(m).inputResponses === undefined) return { resultType: "input_required", inputRequests: { e: elicitForm } };
+      retried.resolve();
+      return new Promise(() => {});
+    });
+    const call = server.callTool("t").catch((e: unknown) => e);
+    await retried.promise;
+    await client.close();
+    expect(await call).toMatchObject({ kind: "closed", serverId: "modern" });
+  });
+
   it("sends a decline back as an answer, and no requestState when the server gave none", async () => {
     const { raw, server } = await setup({ handleElicitation: () => ({ action: "decline" }) });
     let round = 0;
