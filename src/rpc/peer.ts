@@ -17,7 +17,7 @@ import { ClientError, ErrorCode, InvalidArgumentError } from "../util/errors.js"
 import { callHost, type Logger } from "../util/logger.js";
 import { isObject, isRequestId, type RequestId } from "../util/json.js";
 import { excerpt } from "../util/text.js";
-import { copyOwn } from "../util/sanitize.js";
+import { withField } from "../util/sanitize.js";
 import type { InboundMeta, Transport, TransportSink } from "../transport/transport.js";
 import { DeadlineQueue, type ExpiryReason } from "./deadline.js";
 import { InboundRequest, type ResponseMessage, type ResponseSink } from "./inbound-request.js";
@@ -455,12 +455,8 @@ function isRpcErrorObject(value: unknown): value is { code: number; message: str
 
 function withProgressToken(params: Record<string, unknown> | undefined, token: number): Record<string, unknown> {
   const meta = params?._meta;
-  // Copied by hand, not spread: see `copyOwn`.
-  const progress = isObject(meta) ? copyOwn(meta, {}, "progressToken") : {};
-  progress.progressToken = token;
-  const sent = copyOwn(params, {}, "_meta");
-  sent._meta = progress;
-  return sent;
+  // Copied by hand, not spread: see `withField`.
+  return withField(params, "_meta", withField(isObject(meta) ? meta : undefined, "progressToken", token));
 }
 
 /**
