@@ -14,7 +14,8 @@ import { InvalidArgumentError } from "../util/errors.js";
 import type { HeaderParam } from "./x-mcp-header.js";
 import { toBase64, utf8 } from "../util/bytes.js";
 import { encodeOnce, joinedOnce } from "../util/message-text.js";
-import { copyOwn, withField } from "../util/sanitize.js";
+import { copyOwn } from "../util/sanitize.js";
+import type { RoundAnswers } from "./mrtr.js";
 
 export const META = {
   protocolVersion: "io.modelcontextprotocol/protocolVersion",
@@ -45,19 +46,20 @@ export class Envelope {
   }
 
   /**
-   * `params` with the envelope in `_meta`; the caller's own `_meta` keys are kept, ours win.
-   * Copied by hand, not spread, on every request: see `withField`.
+   * `params` with the envelope in `_meta`, and a later MRTR leg's `answers` after the params'
+   * own keys; the caller's own `_meta` keys are kept, ours win. Copied by hand, not spread, once
+   * per request: see `withField`.
    */
-  wrap(params: Record<string, unknown> | undefined, logLevel?: LoggingLevel): Record<string, unknown> {
+  wrap(params: Record<string, unknown> | undefined, logLevel?: LoggingLevel, answers?: RoundAnswers): Record<string, unknown> {
     const given = params?._meta;
     const shared = logLevel === undefined ? this.base : this.withLevel(logLevel);
-    if (given === undefined) return params === undefined ? { _meta: shared } : withField(params, "_meta", shared);
+    if (given === undefined) return params === undefined && answers === undefined ? { _meta: shared } : copyWith(params, answers, shared);
     // The caller's keys beside the envelope, whose text is still written once.
     const joined = isObject(given) ? joinedOnce(given, shared) : undefined;
-    if (joined !== undefined) return withField(params, "_meta", joined);
+    if (joined !== undefined) return copyWith(params, answers, joined);
     const meta = copyOwn(this.base, isObject(given) ? copyOwn(given, {}) : {});
     if (logLevel !== undefined) meta[META.logLevel] = logLevel;
-    return withField(params, "_meta", meta);
+    return copyWith(params, answers, meta);
   }
 
   private withLevel(level: LoggingLevel): Readonly<Record<string, unknown>> {
@@ -68,6 +70,17 @@ export class Envelope {
     }
     return meta;
   }
+}
+
+/** `{ ...params, ...answers, _meta }` in one copy, keys in the order the spreads would give them. */
+function copyWith(params: Record<string, unknown> | undefined, answers: RoundAnswers | undefined, meta: unknown): Record<string, unknown> {
+  const sent = copyOwn(params, {});
+  if (answers !== undefined) {
+    sent.inputResponses = answers.inputResponses;
+    sent.requestState = answers.requestState;
+  }
+  sent._meta = meta;
+  return sent;
 }
 
 const PLAIN = /^[\x20-\x7e]*$/;

@@ -22,7 +22,7 @@ import { clientCapabilities, type InputFeatures, type ModernVersion } from "./ve
 import type { ConnectionHooks, EraCodec, Negotiated } from "./era-codec.js";
 import { modernHeaders, Envelope } from "./envelope.js";
 import { isCallMethod, type CallOptions } from "./methods.js";
-import { classifyResult, runWithInput, type AnswerInputs, type ParkedRound, type ResumedRound } from "./mrtr.js";
+import { classifyResult, runWithInput, type AnswerInputs, type ParkedRound, type ResumedRound, type RoundAnswers } from "./mrtr.js";
 import { checkListTools, walkPages, type CheckContext } from "./results.js";
 import { Subscriptions, type ListenFilter, type Subscription } from "./subscriptions.js";
 import { ModernTasks } from "./tasks-modern.js";
@@ -141,7 +141,7 @@ export class ModernCodec implements EraCodec {
         park: options.inputRequired === "return",
         resumed,
       },
-      (sent, signal, total) => this.leg(method, sent, options, signal, total),
+      (sent, signal, total, answers) => this.leg(method, sent, options, signal, total, answers),
       this.answerRound,
     );
   }
@@ -211,10 +211,17 @@ export class ModernCodec implements EraCodec {
    * -32020 (its Mcp-Param headers do not match) is sent again once, after the tools are listed
    * afresh: the tool's schema may have changed (2026-07-28 streamable-http, "Client Behavior").
    */
-  leg(method: string, params: Record<string, unknown> | undefined, options: LegOptions, signal: AbortSignal | undefined, maxTotalTimeout: number | undefined): Promise<unknown> {
-    if (!this.http || method !== "tools/call") return this.send(method, params, options, signal, maxTotalTimeout);
+  leg(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: LegOptions,
+    signal: AbortSignal | undefined,
+    maxTotalTimeout: number | undefined,
+    answers?: RoundAnswers,
+  ): Promise<unknown> {
+    if (!this.http || method !== "tools/call") return this.send(method, params, options, signal, maxTotalTimeout, answers);
     const started = maxTotalTimeout === undefined ? 0 : now();
-    return this.send(method, params, options, signal, maxTotalTimeout).catch(async (error: unknown) => {
+    return this.send(method, params, options, signal, maxTotalTimeout, answers).catch(async (error: unknown) => {
       if (!(error instanceof ClientError && error.kind === "rpc" && error.code === ErrorCode.HeaderMismatch)) throw error;
       // The re-listing and the second try share what is left of the leg's total bound.
       const left = (): number | undefined => {
@@ -224,13 +231,20 @@ export class ModernCodec implements EraCodec {
         throw new ClientError("timeout", `${method} timed out after ${maxTotalTimeout} ms (maxTotalTimeout)`, { serverId: this.settings.serverId });
       };
       await this.refreshTools(options, signal, left);
-      return this.send(method, params, options, signal, left());
+      return this.send(method, params, options, signal, left(), answers);
     });
   }
 
-  private send(method: string, params: Record<string, unknown> | undefined, options: LegOptions, signal: AbortSignal | undefined, maxTotalTimeout: number | undefined): Promise<unknown> {
+  private send(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: LegOptions,
+    signal: AbortSignal | undefined,
+    maxTotalTimeout: number | undefined,
+    answers?: RoundAnswers,
+  ): Promise<unknown> {
     const headers = this.http ? modernHeaders(method, params, this.headerParamsFor(method, params)) : undefined;
-    const sent = this.envelope.wrap(params, options.logLevel ?? this.settings.logLevel);
+    const sent = this.envelope.wrap(params, options.logLevel ?? this.settings.logLevel, answers);
     // The caller's own options say all a first leg over stdio needs: no copy of them then.
     if (headers === undefined && signal === options.signal && maxTotalTimeout === options.maxTotalTimeout) {
       return this.peer.request(method, sent, options, isCallMethod(method));

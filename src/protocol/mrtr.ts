@@ -21,7 +21,6 @@
 import { expectObject, protocolError } from "../util/assert.js";
 import { ClientError, InvalidArgumentError } from "../util/errors.js";
 import { isObject } from "../util/json.js";
-import { copyOwn } from "../util/sanitize.js";
 import { type Awaitable, isThenable } from "../util/awaitable.js";
 import { excerpt, quote } from "../util/text.js";
 import { SpanBound, delay, now } from "../util/time.js";
@@ -74,10 +73,25 @@ export class ParkedRound {
 }
 
 /**
- * One leg: the request with these params, under this signal; `maxTotalTimeout` bounds the
- * first leg alone (the flow bounds the later ones).
+ * What a later leg adds to the call's params: the answers, keyed as the round asked, and the
+ * echoed state (JSON leaves out what is undefined: no state when none was given).
  */
-export type Leg = (params: Record<string, unknown>, signal: AbortSignal | undefined, maxTotalTimeout: number | undefined) => Promise<unknown>;
+export interface RoundAnswers {
+  inputResponses: Record<string, unknown> | undefined;
+  requestState: string | undefined;
+}
+
+/**
+ * One leg: the request with these params, and a later leg's `answers` beside them (the leg adds
+ * them as it makes the params it sends, which it copies anyway: one copy per leg, not two);
+ * under this signal; `maxTotalTimeout` bounds the first leg alone (the flow bounds the later ones).
+ */
+export type Leg = (
+  params: Record<string, unknown>,
+  signal: AbortSignal | undefined,
+  maxTotalTimeout: number | undefined,
+  answers?: RoundAnswers,
+) => Promise<unknown>;
 
 const FIRST_PAUSE_MS = 50;
 const MAX_PAUSE_MS = 1000;
@@ -96,8 +110,8 @@ export async function runWithInput(
   // The start matters only to a total bound: no clock read for a call that has none.
   const started = options.maxTotalTimeout === undefined ? 0 : now();
   const resumed = options.resumed;
-  const sent = resumed === undefined ? params : withAnswers(params, resumed.inputResponses, resumed.requestState);
-  const first = classifyResult(options.method, await leg(sent, options.signal, options.maxTotalTimeout));
+  const answers = resumed === undefined ? undefined : { inputResponses: resumed.inputResponses, requestState: resumed.requestState };
+  const first = classifyResult(options.method, await leg(params, options.signal, options.maxTotalTimeout, answers));
   if (first.kind === "complete") return first.result;
   // Awaited, not returned: an async function that returns a promise adopts it in two more turns.
   return await continueWithInput(params, first.result, options, leg, answer, started);
@@ -153,7 +167,7 @@ export async function continueWithInput(
       }
       let raw: unknown;
       try {
-        raw = await leg(withAnswers(params, inputResponses, input.requestState), legSignal, undefined);
+        raw = await leg(params, legSignal, undefined, { inputResponses, requestState: input.requestState });
       } catch (error) {
         unsendableAnswer(error);
       }
@@ -173,17 +187,6 @@ export async function continueWithInput(
   } finally {
     span?.dispose();
   }
-}
-
-/**
- * A later leg's params: the call's, with the answers and the echoed state (one shape; JSON
- * leaves out what is undefined, so no state when none was given).
- */
-function withAnswers(params: Record<string, unknown>, inputResponses: Record<string, unknown> | undefined, requestState: string | undefined): Record<string, unknown> {
-  const sent = copyOwn(params, {});
-  sent.inputResponses = inputResponses;
-  sent.requestState = requestState;
-  return sent;
 }
 
 interface InputRequired {

@@ -7,6 +7,10 @@
  * and left armed when a request settles, since most requests settle long before their deadline
  * and a timer per request is work per request. When it fires, the queue expires what is due and
  * re-arms for the next. Time is the monotonic `now()`.
+ *
+ * The queue links its deadlines through themselves (a list, not a `Set`): a request that comes and
+ * goes adds and removes an entry, and a Set that empties after each one shrinks and grows its
+ * table again every time, an allocation and a rehash a request.
  */
 import { MAX_TIMER_MS, now } from "../util/time.js";
 import { ref, unref } from "../util/runtime.js";
@@ -19,27 +23,50 @@ export interface DeadlineOwner {
 }
 
 export class DeadlineQueue {
-  private readonly live = new Set<Deadline>();
+  /** The watched deadlines, in the order they were watched. */
+  private first: Deadline | undefined;
+  private last: Deadline | undefined;
+  private watched = 0;
   private timer: NodeJS.Timeout | undefined;
   private armedFor = Infinity;
 
   /** @internal */
   watch(deadline: Deadline): void {
-    if (this.live.size === 0) ref(this.timer);
-    this.live.add(deadline);
+    if (this.watched === 0) ref(this.timer);
+    this.watched += 1;
+    deadline.queued = true;
+    deadline.previous = this.last;
+    deadline.next = undefined;
+    if (this.last === undefined) this.first = deadline;
+    else this.last.next = deadline;
+    this.last = deadline;
     this.due(deadline.dueAt);
   }
 
   /** @internal */
   unwatch(deadline: Deadline): void {
-    this.live.delete(deadline);
+    if (!deadline.queued) return;
+    this.remove(deadline);
     // An armed timer with nothing to watch must not keep the process alive.
-    if (this.live.size === 0) unref(this.timer);
+    if (this.watched === 0) unref(this.timer);
   }
 
   /** @internal A deadline moved to `at`: make sure the timer fires by then. */
   due(at: number): void {
     if (at < this.armedFor) this.arm(at);
+  }
+
+  private remove(deadline: Deadline): void {
+    deadline.queued = false;
+    this.watched -= 1;
+    const { previous, next } = deadline;
+    if (previous === undefined) this.first = next;
+    else previous.next = next;
+    if (next === undefined) this.last = previous;
+    else next.previous = previous;
+    // A deadline left behind holds none of the others alive.
+    deadline.previous = undefined;
+    deadline.next = undefined;
   }
 
   private arm(at: number): void {
@@ -48,7 +75,7 @@ export class DeadlineQueue {
     // A deadline further off than a timer holds is reached in steps: the timer fires early,
     // finds nothing due, and arms again.
     this.timer = setTimeout(() => this.fire(), Math.min(Math.max(0, at - now()), MAX_TIMER_MS));
-    if (this.live.size === 0) unref(this.timer);
+    if (this.watched === 0) unref(this.timer);
   }
 
   private fire(): void {
@@ -56,25 +83,42 @@ export class DeadlineQueue {
     this.armedFor = Infinity;
     const at = now();
     let next = Infinity;
-    for (const deadline of this.live) {
+    let expiring: Deadline[] | undefined;
+    for (let deadline = this.first; deadline !== undefined; deadline = deadline.next) {
       const due = deadline.dueAt;
-      if (due <= at) {
-        this.live.delete(deadline);
-        // One owner's fault must not leave every other deadline without a timer.
-        try {
-          deadline.expire(at);
-        } catch {
-          // The owner's own error handling is its business; the queue goes on.
-        }
-      } else if (due < next) next = due;
+      if (due <= at) (expiring ??= []).push(deadline);
+      else if (due < next) next = due;
     }
-    if (next !== Infinity) this.arm(next);
+    // An owner told of its expiry may settle other deadlines (they leave the list, and are not
+    // expired here), move them, or make new ones (their own `due` or `watch` arms the timer).
+    for (const deadline of expiring ?? []) {
+      if (!deadline.queued) continue;
+      // Moved on meanwhile (a restart on progress): it waits for its new time.
+      if (deadline.dueAt > at) {
+        this.due(deadline.dueAt);
+        continue;
+      }
+      this.remove(deadline);
+      // One owner's fault must not leave every other deadline without a timer.
+      try {
+        deadline.expire(at);
+      } catch {
+        // The owner's own error handling is its business; the queue goes on.
+      }
+    }
+    this.due(next);
   }
 }
 
 export class Deadline {
   /** When the deadline falls (on the `now()` clock), Infinity when none runs. */
   dueAt = Infinity;
+  /** @internal The queue's links: whether it is on the list, and its neighbours there. */
+  queued = false;
+  /** @internal */
+  previous: Deadline | undefined = undefined;
+  /** @internal */
+  next: Deadline | undefined = undefined;
   private readonly totalAt: number;
   private pauses = 0;
   /** While running: when the per-request clock ends; while paused: the time it had left. */

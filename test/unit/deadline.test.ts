@@ -103,6 +103,45 @@ describe("Deadline", () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it("expires each due deadline once, whatever its owner does to the others meanwhile", () => {
+    const order: string[] = [];
+    const deadlines = new Map<string, Deadline>();
+    const at = (name: string, ms: number, onExpiry: () => void = () => {}) => {
+      const deadline = new Deadline(queue, ms, undefined, {
+        expired: () => {
+          order.push(name);
+          onExpiry();
+        },
+      });
+      deadlines.set(name, deadline);
+      return deadline;
+    };
+    // Four due together: the first one's owner settles the third (never expired), restarts the
+    // fourth (expired at its new time) and makes a deadline due at once.
+    at("first", 100, () => {
+      deadlines.get("third")!.clear();
+      deadlines.get("fourth")!.restart();
+      at("made", 0);
+    });
+    at("second", 100);
+    at("third", 100);
+    at("fourth", 100);
+    at("later", 500);
+    // Gone from the middle of the list before anything fires.
+    at("cleared", 100).clear();
+    vi.advanceTimersByTime(100);
+    expect(order.slice(0, 2)).toEqual(["first", "second"]);
+    vi.advanceTimersByTime(1);
+    expect(order).toEqual(["first", "second", "made"]);
+    vi.advanceTimersByTime(98);
+    expect(order).toEqual(["first", "second", "made"]);
+    vi.advanceTimersByTime(1);
+    expect(order).toEqual(["first", "second", "made", "fourth"]);
+    vi.advanceTimersByTime(300);
+    expect(order).toEqual(["first", "second", "made", "fourth", "later"]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it("leaves its timer armed but unreferenced when nothing is watched", () => {
     const d = make(10_000);
     d.clear();

@@ -60,6 +60,41 @@ describe("messageText", () => {
     for (const message of cases) expect(messageText(message)).toBe(JSON.stringify(message));
   });
 
+  it("writes what JSON.stringify writes for any request, whatever its method, id and params, enveloped or not", () => {
+    // The template covers a request as the peer makes it; anything else (another key order, an
+    // extra key, an id the template could not write as JSON does) must take the plain path.
+    const method = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom("tools/call", 'q"uote', "back\\slash", "line\u2028sep", "nul\u0000", "\ud800"));
+    const id = fc.oneof(fc.integer(), fc.constantFrom(Number.MAX_SAFE_INTEGER, -0, 1.5, NaN, Infinity, 2 ** 60));
+    const shape = fc.constantFrom("peer", "reordered", "extra", "no-params");
+    fc.assert(
+      fc.property(method, id, params, fc.boolean(), shape, (name, given, body, wrapped, form) => {
+        const sent = wrapped ? envelope.wrap(body) : body;
+        const message =
+          form === "peer"
+            ? { jsonrpc: "2.0", id: given, method: name, params: sent }
+            : form === "reordered"
+              ? { jsonrpc: "2.0", method: name, id: given, params: sent }
+              : form === "extra"
+                ? { jsonrpc: "2.0", id: given, method: name, params: sent, extra: 1 }
+                : { jsonrpc: "2.0", id: given, method: name };
+        expect(messageText(message)).toBe(JSON.stringify(message));
+      }),
+      { numRuns: 1500, ...seed },
+    );
+  });
+
+  it("leaves a request with a toJSON of its own, or on its params, to JSON.stringify", () => {
+    const toJSON = (key: string) => ({ key });
+    const cases: object[] = [
+      { jsonrpc: "2.0", id: 1, method: "m", params: { a: 1, toJSON } },
+      { jsonrpc: "2.0", id: 1, method: "m", params: envelope.wrap({ a: 1, toJSON }) },
+      Object.defineProperty({ jsonrpc: "2.0", id: 1, method: "m", params: { a: 1 } }, "toJSON", { value: () => "replaced" }),
+      Object.defineProperty({ jsonrpc: "2.0", method: "m", params: envelope.wrap({ a: 1 }) }, "toJSON", { value: () => "replaced" }),
+      { jsonrpc: "2.0", id: 1, method: "m", params: Object.freeze(envelope.wrap({ a: 1 })) },
+    ];
+    for (const message of cases) expect(messageText(message)).toBe(JSON.stringify(message));
+  });
+
   it("keeps what it registered from changing under it: the object is a frozen copy", () => {
     const capabilities = { elicitation: { form: {} as Record<string, unknown> } };
     const meta = encodeOnce({ capabilities });

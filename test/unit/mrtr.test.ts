@@ -23,8 +23,9 @@ describe("runWithInput", () => {
 
   it("sends the original params with the answers and the state, never earlier answers", async () => {
     const sent: Record<string, unknown>[] = [];
-    const leg: Leg = (params) => {
-      sent.push(params);
+    // The leg is given the call's params and, apart, what a later leg adds to them.
+    const leg: Leg = (params, _signal, _total, answers) => {
+      sent.push(answers === undefined ? params : { ...params, ...answers });
       if (sent.length === 1) return Promise.resolve({ resultType: "input_required", inputRequests: { a: { method: "roots/list" } }, requestState: "one" });
       if (sent.length === 2) return Promise.resolve({ resultType: "input_required", inputRequests: { b: { method: "roots/list" } } });
       return Promise.resolve({ resultType: "complete", content: [] });
