@@ -56,6 +56,8 @@ export interface Field {
 export interface Form {
   fields: Field[];
   required: string[];
+  /** The fields' names, for the answer's check (made once with the form, not once per answer). */
+  names: ReadonlySet<string>;
 }
 
 /** Checks `requestedSchema`; the verdict carries the fields in order. */
@@ -82,10 +84,10 @@ export function checkFormSchema(schema: unknown, version: ProtocolVersion): Verd
     }
     fields.push(field);
   }
-  const known = new Set(names);
+  const known: ReadonlySet<string> = new Set(names);
   const missing = required.find((name) => !known.has(name));
   if (missing !== undefined) return refuse(INVALID_PARAMS, `requestedSchema.required names "${excerpt(missing, 100)}", which is not a property`);
-  return pass({ fields, required });
+  return pass({ fields, required, names: known });
 }
 
 /** The kind of a property schema, or why it is not allowed. */
@@ -244,8 +246,7 @@ export type FormContent = Record<string, string | number | boolean | string[]>;
 export function checkAnswer(form: Form, content: unknown, version: ProtocolVersion): { ok: true; content: FormContent } | { ok: false; reason: string } {
   const given = content ?? {};
   if (!isObject(given)) return { ok: false, reason: "content must be an object" };
-  const byName = new Map(form.fields.map((field) => [field.name, field]));
-  for (const name of Object.keys(given)) if (!byName.has(name)) return { ok: false, reason: `"${excerpt(name, 100)}" is not a field of the form` };
+  for (const name of Object.keys(given)) if (!form.names.has(name)) return { ok: false, reason: `"${excerpt(name, 100)}" is not a field of the form` };
   const out: FormContent = {};
   for (const field of form.fields) {
     // Own members only: a field named "constructor" or "toString" is not the object's method.

@@ -62,18 +62,23 @@ export class LineFramer {
       this.reset();
       throw new LineTooLongError(this.maxBytes);
     }
-    let line: Buffer;
     if (this.parts.length === 0) {
-      line = chunk.subarray(start, end);
-    } else {
-      this.parts.push(chunk.subarray(start, end));
-      line = Buffer.concat(this.parts, length);
-      this.reset();
+      // The whole line is in this chunk (almost always): decoded from it, with no view made of it.
+      this.decode(chunk, start, end);
+      return;
     }
-    let stop = line.length;
-    if (stop > 0 && line[stop - 1] === CARRIAGE_RETURN) stop -= 1;
-    if (stop === 0) return;
-    this.onLine(line.toString("utf8", 0, stop));
+    this.parts.push(chunk.subarray(start, end));
+    const line = Buffer.concat(this.parts, length);
+    this.reset();
+    this.decode(line, 0, line.length);
+  }
+
+  /** Hands on `bytes[start, end)` as text, less a trailing carriage return; an empty line is none. */
+  private decode(bytes: Buffer, start: number, end: number): void {
+    let stop = end;
+    if (stop > start && bytes[stop - 1] === CARRIAGE_RETURN) stop -= 1;
+    if (stop === start) return;
+    this.onLine(bytes.toString("utf8", start, stop));
   }
 
   private overflow(): never {
