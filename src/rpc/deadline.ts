@@ -26,15 +26,12 @@ export class DeadlineQueue {
   /** The watched deadlines, in the order they were watched. */
   private first: Deadline | undefined;
   private last: Deadline | undefined;
-  private watched = 0;
   private timer: NodeJS.Timeout | undefined;
   private armedFor = Infinity;
 
   /** @internal */
   watch(deadline: Deadline): void {
-    if (this.watched === 0) ref(this.timer);
-    this.watched += 1;
-    deadline.queued = true;
+    if (this.first === undefined) ref(this.timer);
     deadline.previous = this.last;
     deadline.next = undefined;
     if (this.last === undefined) this.first = deadline;
@@ -45,10 +42,10 @@ export class DeadlineQueue {
 
   /** @internal */
   unwatch(deadline: Deadline): void {
-    if (!deadline.queued) return;
+    if (!this.holds(deadline)) return;
     this.remove(deadline);
     // An armed timer with nothing to watch must not keep the process alive.
-    if (this.watched === 0) unref(this.timer);
+    if (this.first === undefined) unref(this.timer);
   }
 
   /** @internal A deadline moved to `at`: make sure the timer fires by then. */
@@ -56,9 +53,12 @@ export class DeadlineQueue {
     if (at < this.armedFor) this.arm(at);
   }
 
+  /** Whether `deadline` is on the list (a deadline has one queue; one that left has no links). */
+  private holds(deadline: Deadline): boolean {
+    return deadline.previous !== undefined || this.first === deadline;
+  }
+
   private remove(deadline: Deadline): void {
-    deadline.queued = false;
-    this.watched -= 1;
     const { previous, next } = deadline;
     if (previous === undefined) this.first = next;
     else previous.next = next;
@@ -75,7 +75,7 @@ export class DeadlineQueue {
     // A deadline further off than a timer holds is reached in steps: the timer fires early,
     // finds nothing due, and arms again.
     this.timer = setTimeout(() => this.fire(), Math.min(Math.max(0, at - now()), MAX_TIMER_MS));
-    if (this.watched === 0) unref(this.timer);
+    if (this.first === undefined) unref(this.timer);
   }
 
   private fire(): void {
@@ -92,7 +92,7 @@ export class DeadlineQueue {
     // An owner told of its expiry may settle other deadlines (they leave the list, and are not
     // expired here), move them, or make new ones (their own `due` or `watch` arms the timer).
     for (const deadline of expiring ?? []) {
-      if (!deadline.queued) continue;
+      if (!this.holds(deadline)) continue;
       // Moved on meanwhile (a restart on progress): it waits for its new time.
       if (deadline.dueAt > at) {
         this.due(deadline.dueAt);
@@ -113,9 +113,7 @@ export class DeadlineQueue {
 export class Deadline {
   /** When the deadline falls (on the `now()` clock), Infinity when none runs. */
   dueAt = Infinity;
-  /** @internal The queue's links: whether it is on the list, and its neighbours there. */
-  queued = false;
-  /** @internal */
+  /** @internal The queue's links: its neighbours on the list, none when it is not on it. */
   previous: Deadline | undefined = undefined;
   /** @internal */
   next: Deadline | undefined = undefined;

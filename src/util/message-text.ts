@@ -66,16 +66,9 @@ export function messageText(message: object): string {
   }
   const meta = params._meta;
   const text = isObject(meta) ? texts.get(meta) : undefined;
-  if (text === undefined || !lastKeys(message, "params", params, "_meta")) return JSON.stringify(message);
-  // The params are the envelope's own copy (Envelope.wrap): their `_meta` is left out of the
-  // stringify (undefined is) and its text put where it was, the last key of the last key.
-  params._meta = undefined;
-  let head: string;
-  try {
-    head = JSON.stringify(message);
-  } finally {
-    params._meta = meta;
-  }
+  if (text === undefined || !lastKeys(fields, "params", params, "_meta")) return JSON.stringify(message);
+  // Its text is put where the `_meta` was, the last key of the last key.
+  const head = withoutMeta(message, params, meta);
   // `…"params":{…}}`: the params object closes one character before the message does.
   const empty = head.endsWith('"params":{}}');
   return `${head.slice(0, -2)}${empty ? "" : ","}"_meta":${text}}}`;
@@ -100,14 +93,21 @@ function paramsText(params: Record<string, unknown>): string {
   const meta = params._meta;
   const text = isObject(meta) ? texts.get(meta) : undefined;
   if (text === undefined || !lastKey(params, "_meta") || Object.isFrozen(params)) return JSON.stringify(params);
+  const head = withoutMeta(params, params, meta);
+  return head === "{}" ? `{"_meta":${text}}` : `${head.slice(0, -1)},"_meta":${text}}`;
+}
+
+/**
+ * `JSON.stringify(value)` with `params._meta` left out (undefined is), then put back: the
+ * params are the envelope's own copy (Envelope.wrap), and the registered text goes in its place.
+ */
+function withoutMeta(value: object, params: Record<string, unknown>, meta: unknown): string {
   params._meta = undefined;
-  let head: string;
   try {
-    head = JSON.stringify(params);
+    return JSON.stringify(value);
   } finally {
     params._meta = meta;
   }
-  return head === "{}" ? `{"_meta":${text}}` : `${head.slice(0, -1)},"_meta":${text}}`;
 }
 
 /** The JSON text of the methods requests name (a few per connection), kept: writing one is a string's cost. */
@@ -124,11 +124,8 @@ function methodText(method: string): string {
 }
 
 /** Whether `key` is the last key of `outer` and `innerKey` the last key of `inner` (its value). */
-function lastKeys(outer: object, key: string, inner: Record<string, unknown>, innerKey: string): boolean {
-  let last: string | undefined;
-  for (const k in outer) last = k;
-  if (last !== key) return false;
-  return lastKey(inner, innerKey) && !Object.isFrozen(inner);
+function lastKeys(outer: Record<string, unknown>, key: string, inner: Record<string, unknown>, innerKey: string): boolean {
+  return lastKey(outer, key) && lastKey(inner, innerKey) && !Object.isFrozen(inner);
 }
 
 /** Whether `key` is `object`'s own last key. */
