@@ -26,7 +26,7 @@ import { isObject, type RequestId } from "../util/json.js";
 import { safeText } from "../util/sanitize.js";
 import { Occurrences, soFar } from "../util/sparse-log.js";
 import { TokenBucket } from "../util/token-bucket.js";
-import { unref } from "../util/runtime.js";
+import { lowRuntime, unref } from "../util/runtime.js";
 import { logViewEntry } from "./app-view-log.js";
 import { AppHostServices } from "./app-host-services.js";
 import { resolveAppLimits, type AppLimits } from "./app-limits.js";
@@ -76,6 +76,9 @@ export class AppSession {
     this.origin = Object.freeze({ serverId: options.server.id, tool: options.tool.name });
     this.hostContext = { ...options.hostContext };
     this.hostContext.toolInfo ??= { tool: options.tool };
+    // Every call of the view in flight, and every wait on the host, listens to the session's
+    // life: a view at its in-flight bound passes Node's ten, and that is no leak.
+    lowRuntime().unboundListeners?.(this.life.signal);
     this.messages = new TokenBucket(this.limits.messageRate);
     this.logs = new TokenBucket(this.limits.logRate);
     this.proxy = new AppServerProxy({
