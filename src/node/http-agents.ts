@@ -7,6 +7,7 @@ import type http from "node:http";
 import type https from "node:https";
 import type { Socket } from "node:net";
 import { CancelledExchange, type Exchange, type ExchangeRequest, type ExchangeResponse, type HttpBackend, type NetworkRoute, type Ticket } from "../transport/http-exchange.js";
+import { rawHeader } from "./raw-headers.js";
 import { ProxyError, parseProxy, proxyFromEnvironment, routeKey, tunnel, type ProxyEnvironment } from "./http-route.js";
 
 type HttpModule = typeof http | typeof https;
@@ -29,8 +30,16 @@ interface Loaded {
  * otherwise open ~10 000 new sockets and leave as many in TIME_WAIT, which exhausts the
  * ephemeral ports within a few waves. Idle ones end when the server closes them, or with the
  * client.
+ *
+ * The bound is set on the agent, not given among its options: Node spreads an agent's options
+ * into the options of every request it takes (a dictionary-mode copy, some 2 000 instructions
+ * a key), and the agent reads its bound from its own field.
  */
-const AGENT_OPTIONS = { keepAlive: true, maxFreeSockets: Infinity };
+function pooledAgent(module: HttpModule, options: { ca?: string[] } = {}): http.Agent {
+  const agent = new module.Agent({ keepAlive: true, ...options });
+  agent.maxFreeSockets = Infinity;
+  return agent;
+}
 
 /** How long a proxy may take to open a tunnel. */
 const TUNNEL_TIMEOUT_MS = 30_000;
@@ -60,8 +69,8 @@ export class HttpAgents implements HttpBackend {
 
   async load(secure: boolean): Promise<Loaded> {
     const module: HttpModule = secure ? (await import("node:https")).default : (await import("node:http")).default;
-    if (secure) this.https ??= { module, agent: new module.Agent(AGENT_OPTIONS) };
-    else this.http ??= { module, agent: new module.Agent(AGENT_OPTIONS) };
+    if (secure) this.https ??= { module, agent: pooledAgent(module) };
+    else this.http ??= { module, agent: pooledAgent(module) };
     return (secure ? this.https : this.http)!;
   }
 
@@ -126,7 +135,7 @@ async function routeAgent(secure: boolean, proxy: URL | undefined, route: Networ
   const module: HttpModule = secure ? (await import("node:https")).default : (await import("node:http")).default;
   const tls = secure ? await import("node:tls") : undefined;
   const ca = route.ca === undefined || tls === undefined ? undefined : [...tls.rootCertificates, ...(await extraCertificates()), ...route.ca];
-  const agent = new module.Agent({ ...AGENT_OPTIONS, ...(ca === undefined ? {} : { ca }) });
+  const agent = pooledAgent(module, ca === undefined ? {} : { ca });
   if (proxy === undefined && route.socketPath === undefined) return { module, agent };
   const net = await import("node:net");
   const socketPath = route.socketPath;
@@ -180,22 +189,29 @@ function nodeSend(request: ExchangeRequest, module: HttpModule, agent: http.Agen
  */
 export function headerList(request: ExchangeRequest): string[] {
   const headers = request.headers;
+  const host = request.url.host;
   let shared = lists.get(headers);
   if (shared === undefined) {
-    shared = [];
-    for (const name in headers) shared.push(name, headers[name]!);
+    const entries: string[] = [];
+    const names = new Set<string>();
+    for (const name in headers) {
+      entries.push(name, headers[name]!);
+      names.add(name);
+    }
+    shared = { names, entries, host, list: names.has("host") ? entries : ["host", host, ...entries] };
     lists.set(headers, shared);
   }
-  const list = "host" in headers ? shared.slice() : ["host", request.url.host, ...shared];
+  // One URL is the rule for a headers object; another (a redirect's) makes its list afresh.
+  const list = shared.host === host || shared.names.has("host") ? shared.list.slice() : ["host", host, ...shared.entries];
   const extra = request.extra;
-  if (extra !== undefined) for (const name in extra) put(list, headers, name, extra[name]!);
-  if (request.body !== undefined) put(list, headers, "content-length", String(Buffer.byteLength(request.body)));
+  if (extra !== undefined) for (const name in extra) put(list, shared.names, name, extra[name]!);
+  if (request.body !== undefined) put(list, shared.names, "content-length", String(Buffer.byteLength(request.body)));
   return list;
 }
 
 /** A request's own header replaces a shared one of its name, as it did in a merged object. */
-function put(list: string[], shared: Readonly<Record<string, string>>, name: string, value: string): void {
-  if (!(name in shared)) {
+function put(list: string[], shared: ReadonlySet<string>, name: string, value: string): void {
+  if (!shared.has(name)) {
     list.push(name, value);
     return;
   }
@@ -207,7 +223,18 @@ function put(list: string[], shared: Readonly<Record<string, string>>, name: str
   }
 }
 
-const lists = new WeakMap<Readonly<Record<string, string>>, string[]>();
+/**
+ * The shared part of the lists of one headers object: its names (a Set: `in` on the frozen
+ * object was a megamorphic lookup apiece), its entries, and the list made for `host`.
+ */
+interface SharedHeaders {
+  readonly names: ReadonlySet<string>;
+  readonly entries: readonly string[];
+  readonly host: string;
+  readonly list: readonly string[];
+}
+
+const lists = new WeakMap<Readonly<Record<string, string>>, SharedHeaders>();
 
 /** One try of `nodeSend`, over the pool (`agent`) or, sent again, on a socket of its own (`false`). */
 function nodeAttempt(
@@ -221,7 +248,9 @@ function nodeAttempt(
   // A literal of one shape, not `{ ...target, method }`: in V8 a field after a spread gives every
   // request's options a map of its own (see `withField` in util/sanitize.ts).
   const target = targetOf(request.url);
-  const req = module.request({ protocol: target.protocol, hostname: target.hostname, port: target.port, path: target.path, method: request.method, headers, agent });
+  // No `protocol`: the module and its agent are the URL's scheme's, and each key given here is
+  // copied again by the agent (see pooledAgent).
+  const req = module.request({ hostname: target.hostname, port: target.port, path: target.path, method: request.method, headers, agent });
   const ticket = request.ticket;
   // Once the response came (its body's errors are `consume`'s) or the request went again, this
   // try has no more say; a later error of its own is ignored rather than left unheard.
@@ -276,13 +305,13 @@ function unsentOnStaleSocket(req: http.ClientRequest, error: unknown, ticket: Ti
 }
 
 /** Node would turn a URL into these options on every request; one URL is reused for many. */
-const targets = new WeakMap<URL, { protocol: string; hostname: string; port: string; path: string }>();
+const targets = new WeakMap<URL, { hostname: string; port: string; path: string }>();
 
-function targetOf(url: URL): { protocol: string; hostname: string; port: string; path: string } {
+function targetOf(url: URL): { hostname: string; port: string; path: string } {
   let target = targets.get(url);
   if (target === undefined) {
     const hostname = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
-    target = { protocol: url.protocol, hostname, port: url.port, path: `${url.pathname}${url.search}` };
+    target = { hostname, port: url.port, path: `${url.pathname}${url.search}` };
     targets.set(url, target);
   }
   return target;
@@ -291,10 +320,7 @@ function targetOf(url: URL): { protocol: string; hostname: string; port: string;
 function nodeResponse(req: http.ClientRequest, res: http.IncomingMessage): ExchangeResponse {
   return {
     status: res.statusCode ?? 0,
-    header: (name) => {
-      const value = res.headers[name.toLowerCase()];
-      return Array.isArray(value) ? value.join(", ") : value;
-    },
+    header: (name) => rawHeader(res.rawHeaders, name),
     consume: (onChunk, paused) =>
       new Promise<void>((resolve, reject) => {
         // Cancelled before the body was asked for: no event would ever come.

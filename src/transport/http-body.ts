@@ -56,6 +56,8 @@ export async function readBody(response: ExchangeResponse, limit: number): Promi
 
 export function mediaType(response: ExchangeResponse): string {
   const value = response.header("content-type") ?? "";
+  // What servers send, most often just so: nothing to cut, trim or lower-case.
+  if (value === "application/json" || value === "text/event-stream") return value;
   const semicolon = value.indexOf(";");
   return (semicolon === -1 ? value : value.slice(0, semicolon)).trim().toLowerCase();
 }

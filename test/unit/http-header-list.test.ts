@@ -22,6 +22,14 @@ describe("headerList", () => {
     expect(list).toEqual(["host", "127.0.0.1:8123", "authorization", "Bearer new", "content-length", "3"]);
   });
 
+  it("carries each request's own URL's host, when one headers object goes to another URL (a redirect)", () => {
+    const headers = Object.freeze({ accept: "application/json" });
+    expect(headerList({ method: "POST", url, headers })).toEqual(["host", "127.0.0.1:8123", "accept", "application/json"]);
+    const moved = new URL("http://[::1]:9000/elsewhere");
+    expect(headerList({ method: "POST", url: moved, headers })).toEqual(["host", "[::1]:9000", "accept", "application/json"]);
+    expect(headerList({ method: "POST", url, headers })).toEqual(["host", "127.0.0.1:8123", "accept", "application/json"]);
+  });
+
   it("keeps a Host the host set itself", () => {
     const list = headerList({ method: "DELETE", url, headers: Object.freeze({ host: "proxy.example" }) });
     expect(list).toEqual(["host", "proxy.example"]);
