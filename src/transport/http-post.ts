@@ -98,7 +98,8 @@ export async function post(
     if (ticket.cancelled || !link.isOpen) return;
     return post(link, body, id, extra, false, ticket, false);
   }
-  if (response.status >= 200 && response.status < 300) return readReply(link, response, id, ticket);
+  // Awaited, not returned: an async function that returns a promise adopts it in two more turns.
+  if (response.status >= 200 && response.status < 300) return await readReply(link, response, id, ticket);
   const failure = await failureOf(response, link.url);
   // A server that wants a session it never let the page read answers each request 400.
   throw response.status === 400 && !startsSession && sent === undefined && link.session.keepsSessions ? unexposedSession(failure, link.url) : failure;

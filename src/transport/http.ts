@@ -332,6 +332,8 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
     }
     try {
       if (this.sse !== undefined) await this.sse.post(body, ticket);
+      // Only a start may fall back to HTTP+SSE: any other message skips that layer's promise.
+      else if (!startsSession) await post(this, body, id, extra, false, ticket);
       else await this.postStreamable(body, id, extra, startsSession, ticket);
     } catch (error) {
       if (ticket.cancelled && id !== undefined) return;
