@@ -7,7 +7,6 @@ import type http from "node:http";
 import type https from "node:https";
 import type { Socket } from "node:net";
 import { CancelledExchange, type Exchange, type ExchangeRequest, type ExchangeResponse, type HttpBackend, type NetworkRoute, type Ticket } from "../transport/http-exchange.js";
-import { rawHeader } from "./raw-headers.js";
 import { ProxyError, parseProxy, proxyFromEnvironment, routeKey, tunnel, type ProxyEnvironment } from "./http-route.js";
 
 type HttpModule = typeof http | typeof https;
@@ -320,7 +319,10 @@ function targetOf(url: URL): { hostname: string; port: string; path: string } {
 function nodeResponse(req: http.ClientRequest, res: http.IncomingMessage): ExchangeResponse {
   return {
     status: res.statusCode ?? 0,
-    header: (name) => rawHeader(res.rawHeaders, name),
+    header: (name) => {
+      const value = res.headers[name.toLowerCase()];
+      return Array.isArray(value) ? value.join(", ") : value;
+    },
     consume: (onChunk, paused) =>
       new Promise<void>((resolve, reject) => {
         // Cancelled before the body was asked for: no event would ever come.
