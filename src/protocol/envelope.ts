@@ -13,7 +13,7 @@ import { isObject } from "../util/json.js";
 import { InvalidArgumentError } from "../util/errors.js";
 import type { HeaderParam } from "./x-mcp-header.js";
 import { toBase64, utf8 } from "../util/bytes.js";
-import { encodeOnce, joinedOnce } from "../util/message-text.js";
+import { encodeOnce, joinedOnce, repeatFirstLeg } from "../util/message-text.js";
 import { copyOwn } from "../util/sanitize.js";
 import type { RoundAnswers } from "./mrtr.js";
 
@@ -49,11 +49,22 @@ export class Envelope {
    * `params` with the envelope in `_meta`, and a later MRTR leg's `answers` after the params'
    * own keys; the caller's own `_meta` keys are kept, ours win. Copied by hand, not spread, once
    * per request: see `withField`.
+   *
+   * `first` is what this returned for the call's first leg, when `answers` are a later leg's: the
+   * later leg's text then repeats the first's for the params' own keys (`repeatFirstLeg`), so a
+   * call's arguments are serialised once however many rounds it takes, and each retry repeats
+   * them as the first leg sent them.
    */
-  wrap(params: Record<string, unknown> | undefined, logLevel?: LoggingLevel, answers?: RoundAnswers): Record<string, unknown> {
+  wrap(params: Record<string, unknown> | undefined, logLevel?: LoggingLevel, answers?: RoundAnswers, first?: object): Record<string, unknown> {
     const given = params?._meta;
     const shared = logLevel === undefined ? this.base : this.withLevel(logLevel);
-    if (given === undefined) return params === undefined && answers === undefined ? { _meta: shared } : copyWith(params, answers, shared);
+    if (given === undefined) {
+      if (params === undefined && answers === undefined) return { _meta: shared };
+      const sent = copyWith(params, answers, shared);
+      // Keys of the params' own by these names would stay where they are, and be written twice.
+      if (first !== undefined && answers !== undefined && !hasAnswerKeys(params)) repeatFirstLeg(sent, first);
+      return sent;
+    }
     // The caller's keys beside the envelope, whose text is still written once.
     const joined = isObject(given) ? joinedOnce(given, shared) : undefined;
     if (joined !== undefined) return copyWith(params, answers, joined);
@@ -70,6 +81,11 @@ export class Envelope {
     }
     return meta;
   }
+}
+
+/** Whether the caller's params have keys of their own that a later leg's answers go under. */
+function hasAnswerKeys(params: Record<string, unknown> | undefined): boolean {
+  return params !== undefined && (Object.hasOwn(params, "inputResponses") || Object.hasOwn(params, "requestState"));
 }
 
 /** `{ ...params, ...answers, _meta }` in one copy, keys in the order the spreads would give them. */

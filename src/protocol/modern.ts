@@ -44,6 +44,11 @@ export interface ModernSettings {
 
 type LegOptions = CallOptions & { onId?: (id: number) => void; cancellable?: boolean };
 
+/** What a call's later MRTR legs keep of its first: the params it sent, whose text they repeat. */
+interface CallLegs {
+  first: Record<string, unknown> | undefined;
+}
+
 /** Tools of one listing dropped for their annotations that are each named in a log line; then the 100th, 1 000th, …. */
 const NAMED_TOOL_DROPS = 20;
 
@@ -129,6 +134,7 @@ export class ModernCodec implements EraCodec {
 
   /** One request, and the MRTR flow when its result asks for input (parked with `inputRequired: "return"`). */
   request(method: string, params: Record<string, unknown> | undefined, options: CallOptions, resumed?: ResumedRound): Promise<Record<string, unknown> | ParkedRound> {
+    const legs: CallLegs = { first: undefined };
     return runWithInput(
       params ?? {},
       {
@@ -141,7 +147,7 @@ export class ModernCodec implements EraCodec {
         park: options.inputRequired === "return",
         resumed,
       },
-      (sent, signal, total, answers) => this.leg(method, sent, options, signal, total, answers),
+      (sent, signal, total, answers) => this.leg(method, sent, options, signal, total, answers, legs),
       this.answerRound,
     );
   }
@@ -218,10 +224,11 @@ export class ModernCodec implements EraCodec {
     signal: AbortSignal | undefined,
     maxTotalTimeout: number | undefined,
     answers?: RoundAnswers,
+    legs?: CallLegs,
   ): Promise<unknown> {
-    if (!this.http || method !== "tools/call") return this.send(method, params, options, signal, maxTotalTimeout, answers);
+    if (!this.http || method !== "tools/call") return this.send(method, params, options, signal, maxTotalTimeout, answers, legs);
     const started = maxTotalTimeout === undefined ? 0 : now();
-    return this.send(method, params, options, signal, maxTotalTimeout, answers).catch(async (error: unknown) => {
+    return this.send(method, params, options, signal, maxTotalTimeout, answers, legs).catch(async (error: unknown) => {
       if (!(error instanceof ClientError && error.kind === "rpc" && error.code === ErrorCode.HeaderMismatch)) throw error;
       // The re-listing and the second try share what is left of the leg's total bound.
       const left = (): number | undefined => {
@@ -231,7 +238,7 @@ export class ModernCodec implements EraCodec {
         throw new ClientError("timeout", `${method} timed out after ${maxTotalTimeout} ms (maxTotalTimeout)`, { serverId: this.settings.serverId });
       };
       await this.refreshTools(options, signal, left);
-      return this.send(method, params, options, signal, left(), answers);
+      return this.send(method, params, options, signal, left(), answers, legs);
     });
   }
 
@@ -242,9 +249,11 @@ export class ModernCodec implements EraCodec {
     signal: AbortSignal | undefined,
     maxTotalTimeout: number | undefined,
     answers?: RoundAnswers,
+    legs?: CallLegs,
   ): Promise<unknown> {
     const headers = this.http ? modernHeaders(method, params, this.headerParamsFor(method, params)) : undefined;
-    const sent = this.envelope.wrap(params, options.logLevel ?? this.settings.logLevel, answers);
+    const sent = this.envelope.wrap(params, options.logLevel ?? this.settings.logLevel, answers, legs?.first);
+    if (legs !== undefined && answers === undefined) legs.first = sent;
     // The caller's own options say all a first leg over stdio needs: no copy of them then.
     if (headers === undefined && signal === options.signal && maxTotalTimeout === options.maxTotalTimeout) {
       return this.peer.request(method, sent, options, isCallMethod(method));

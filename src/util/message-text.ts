@@ -93,8 +93,61 @@ function paramsText(params: Record<string, unknown>): string {
   const meta = params._meta;
   const text = isObject(meta) ? texts.get(meta) : undefined;
   if (text === undefined || !lastKey(params, "_meta") || Object.isFrozen(params)) return JSON.stringify(params);
+  const repeated = laterLegText(params, text);
+  if (repeated !== undefined) return repeated;
   const head = withoutMeta(params, params, meta);
+  (params as Record<symbol, unknown>)[OWN_TEXT] = head;
   return head === "{}" ? `{"_meta":${text}}` : `${head.slice(0, -1)},"_meta":${text}}`;
+}
+
+/**
+ * Where a request's params (the envelope's own copy) keep the text of their keys but `_meta`,
+ * once written: a later MRTR leg of the same call repeats it rather than serialising the call's
+ * arguments again. A symbol: no JSON, `for…in` or `Object.keys` sees it.
+ */
+const OWN_TEXT = Symbol("conduit.ownText");
+/** Where a later leg's params say whose text they repeat; `of` is the params it was made for (a spread copy carries the record, not the claim). */
+const REPEATS = Symbol("conduit.repeats");
+
+interface Repeats {
+  readonly of: object;
+  readonly text: string;
+}
+
+/**
+ * Marks `later`, the params of a later MRTR leg, as `first`'s keys (the params of the call's
+ * first leg, as that leg wrote them) followed by `inputResponses`, `requestState` and `_meta`,
+ * in that order: its text is then the first leg's text with the answers after it. Nothing is
+ * marked when the first leg's text was not kept (it was written another way).
+ */
+export function repeatFirstLeg(later: Record<string, unknown>, first: object): void {
+  const text = (first as Record<symbol, unknown>)[OWN_TEXT];
+  if (typeof text === "string") (later as Record<symbol, unknown>)[REPEATS] = { of: later, text } satisfies Repeats;
+}
+
+/** The text of a later leg's params marked by `repeatFirstLeg`, or undefined to write them afresh. */
+function laterLegText(params: Record<string, unknown>, metaText: string): string | undefined {
+  const repeats = (params as Record<symbol, unknown>)[REPEATS] as Repeats | undefined;
+  if (repeats === undefined || repeats.of !== params) return undefined;
+  const responses = valueText(params.inputResponses);
+  const state = valueText(params.requestState);
+  if (responses === null || state === null) return undefined;
+  // The first leg's text without its closing brace, each key after it followed by a comma.
+  let text = repeats.text === "{}" ? "{" : `${repeats.text.slice(0, -1)},`;
+  if (responses !== undefined) text += `"inputResponses":${responses},`;
+  if (state !== undefined) text += `"requestState":${state},`;
+  return `${text}"_meta":${metaText}}`;
+}
+
+/**
+ * A value's text as a key of an object would have it: undefined when the key is left out, null
+ * when only `JSON.stringify` of the whole can say (a toJSON is told its key; alone it would not be).
+ */
+function valueText(value: unknown): string | undefined | null {
+  if (value === undefined) return undefined;
+  if (((typeof value === "object" && value !== null) || typeof value === "bigint") && typeof (value as { toJSON?: unknown }).toJSON === "function") return null;
+  // Undefined for a function or a symbol, whose key JSON leaves out.
+  return JSON.stringify(value);
 }
 
 /**

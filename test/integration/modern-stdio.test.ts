@@ -310,6 +310,29 @@ describe("MRTR", () => {
     expect(await call).toMatchObject({ kind: "closed", serverId: "modern" });
   });
 
+  it("each retry repeats the arguments as the first leg sent them, though the caller changed them while the Handler was asked", async () => {
+    const args: Record<string, unknown> = { path: "a.txt", lines: [1, 2] };
+    const { raw, server } = await setup({
+      handleElicitation: () => {
+        args.path = "changed";
+        (args.lines as number[]).push(3);
+        return { action: "accept", content: { name: "Ada" } };
+      },
+    });
+    let round = 0;
+    raw.handle("tools/call", () => (++round <= 2 ? { resultType: "input_required", inputRequests: { e: elicitForm }, requestState: `s${round}` } : text("done")));
+    await server.callTool("read", args);
+    const legs = raw.lines.filter((line) => line.includes('"method":"tools/call"'));
+    expect(legs).toHaveLength(3);
+    const [first, ...retries] = legs.map((line) => JSON.parse(line) as RpcMessage);
+    for (const [index, retry] of retries.entries()) {
+      expect(Object.keys(params(retry))).toEqual(["name", "arguments", "inputResponses", "requestState", "_meta"]);
+      expect(params(retry).arguments).toEqual({ path: "a.txt", lines: [1, 2] });
+      expect(params(retry).requestState).toBe(`s${index + 1}`);
+      expect(meta(retry)).toEqual(meta(first!));
+    }
+  });
+
   it("sends a decline back as an answer, and no requestState when the server gave none", async () => {
     const { raw, server } = await setup({ handleElicitation: () => ({ action: "decline" }) });
     let round = 0;

@@ -95,6 +95,58 @@ describe("messageText", () => {
     for (const message of cases) expect(messageText(message)).toBe(JSON.stringify(message));
   });
 
+  it("writes a later MRTR leg as JSON.stringify does, from the first leg's text and the answers", () => {
+    // Keys that would clash with the answers' (the caller's own inputResponses, requestState,
+    // _meta), integer-like keys that objects order first, and answers a toJSON writes.
+    const key = fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom("0", "7", "inputResponses", "requestState", "_meta", "name"));
+    const given = fc.dictionary(key, json, { maxKeys: 5 });
+    const responses = fc.oneof(
+      fc.constant(undefined),
+      fc.dictionary(fc.string({ maxLength: 6 }), json, { maxKeys: 3 }),
+      fc.constant({ a: { toJSON: (k: string) => `inner ${k}` } }),
+      fc.constant({ toJSON: (k: string) => `outer ${k}` }),
+    );
+    const state = fc.option(fc.string({ maxLength: 10 }), { nil: undefined });
+    fc.assert(
+      fc.property(given, responses, state, fc.option(fc.constantFrom("debug", "error"), { nil: undefined }), fc.nat(), (body, inputResponses, requestState, level, id) => {
+        const first = envelope.wrap(body, level);
+        const firstMessage = { jsonrpc: "2.0", id, method: "tools/call", params: first };
+        expect(messageText(firstMessage)).toBe(JSON.stringify(firstMessage));
+        for (const round of [1, 2]) {
+          const later = envelope.wrap(body, level, { inputResponses: inputResponses as Record<string, unknown> | undefined, requestState }, first);
+          const message = { jsonrpc: "2.0", id: id + round, method: "tools/call", params: later };
+          expect(messageText(message)).toBe(JSON.stringify(message));
+        }
+      }),
+      { numRuns: 1500, ...seed },
+    );
+  });
+
+  it("repeats the first leg's params as it sent them, and writes afresh what is not the leg it marked", () => {
+    const args = { path: "a.txt" };
+    const body = { name: "read", arguments: args };
+    const first = envelope.wrap(body);
+    const firstText = messageText({ jsonrpc: "2.0", id: 1, method: "tools/call", params: first });
+    // The caller changes its arguments while the server waits for an answer.
+    args.path = "b.txt";
+    const answers = { inputResponses: { q: { action: "accept" } }, requestState: "s" };
+    const later = envelope.wrap(body, undefined, answers, first);
+    const laterText = messageText({ jsonrpc: "2.0", id: 2, method: "tools/call", params: later });
+    expect(JSON.parse(laterText).params).toMatchObject({ name: "read", arguments: { path: "a.txt" }, inputResponses: answers.inputResponses, requestState: "s" });
+    expect(laterText.startsWith(firstText.slice(0, firstText.indexOf(',"_meta"')).replace('"id":1', '"id":2'))).toBe(true);
+    // A copy of the later leg's params (which carries the mark) is not that leg: it is written as it is.
+    const copy = { ...later, extra: 1 };
+    delete (copy as Record<string, unknown>)._meta;
+    const moved = Object.assign(copy, { _meta: later._meta });
+    const message = { jsonrpc: "2.0", id: 3, method: "tools/call", params: moved };
+    expect(messageText(message)).toBe(JSON.stringify(message));
+    // A first leg written another way (no envelope text kept) marks nothing.
+    const plain = envelope.wrap({ ...body, _meta: { mine: 1 } });
+    const after = envelope.wrap(body, undefined, answers, plain);
+    const afterMessage = { jsonrpc: "2.0", id: 4, method: "tools/call", params: after };
+    expect(messageText(afterMessage)).toBe(JSON.stringify(afterMessage));
+  });
+
   it("keeps what it registered from changing under it: the object is a frozen copy", () => {
     const capabilities = { elicitation: { form: {} as Record<string, unknown> } };
     const meta = encodeOnce({ capabilities });
