@@ -12,10 +12,10 @@ import { NotificationQueue, type LogGate, type NotificationSource } from "./inpu
 import { InputPipeline } from "./input/pipeline.js";
 import { supervise } from "./input/supervisor.js";
 import { type InputFeatures, checkPin, isModernVersion } from "./protocol/versions.js";
-import { Connection, type ConnectionSettings } from "./protocol/connection.js";
-import { ServerLife, type ConnectionMaker, type ServerStateChange } from "./server-life.js";
+import type { Connection, ConnectionSettings } from "./protocol/connection.js";
+import { ServerLife, type ServerStateChange } from "./server-life.js";
+import { TargetConnections, type TargetMemory } from "./target-connections.js";
 import { restartPolicy } from "./restart-policy.js";
-import type { Transport } from "./transport/transport.js";
 import { callHost } from "./util/logger.js";
 import { ServerBinding, type ClientSide } from "./server-binding.js";
 import type { Implementation } from "./protocol/types/index.js";
@@ -39,7 +39,6 @@ import type { ResumeOptions, ResumeResult } from "./server-input.js";
 import { EraVerdicts } from "./era-store.js";
 import { StoredLists } from "./host/catalog-store.js";
 import { ToolPins } from "./host/tool-pins.js";
-import { KeptTasks } from "./kept-tasks.js";
 import type { TaskHandle } from "./protocol/types/index.js";
 
 export interface ServerNotification {
@@ -74,6 +73,8 @@ export class Client {
   // ---- kept in the store: see era-store.ts, host/catalog-store.ts, kept-tasks.ts ----
   /** The era memory and, when the host gave a store, that store behind it. */
   private readonly verdicts: EraVerdicts;
+  /** What every server's connection maker borrows of the client. */
+  private readonly memory: TargetMemory;
   /** The hash of each handle's target: the key of what the store keeps for it. */
   private readonly targets = new WeakMap<ServerHandle, string>();
 
@@ -92,6 +93,7 @@ export class Client {
       deadlines: this.deadlines,
     });
     this.queue = new NotificationQueue(this.options.maxQueuedNotifications, this.options.logger);
+    this.memory = { logger: this.options.logger, backend: this.backend, clientName: this.options.name, eras: this.eras, verdicts: this.verdicts, unfinished: this.unfinished };
     this.side = {
       name: this.options.name,
       assigns: this.options.assigns,
@@ -258,10 +260,10 @@ export class Client {
     if (options.lazy !== undefined && typeof options.lazy !== "boolean") throw new InvalidArgumentError("connect option `lazy` must be a boolean");
     // The first transport is made now, so that a bad target fails this call, lazy or not; each
     // restart makes its own.
-    const shared: SharedAcrossConnections = {};
+    const shared: SharedAcrossConnections = { authorizer: undefined };
     const tracing = this.options.tracing;
     const traced: AuthTracing | undefined = tracing === undefined ? undefined : (name, attributes, run) => tracedStep(tracing, { name, serverId, attributes }, run);
-    let fresh: Transport | undefined = createTransport(target, options, this.options.logger, this.backend, this.options.name, shared, traced);
+    const fresh = createTransport(target, options, this.options.logger, this.backend, this.options.name, shared, traced);
     const key = targetKey(target);
     const binding = new ServerBinding(this.side, serverId, originOption(options) ?? fresh.origin);
     const settings: ConnectionSettings = {
@@ -278,28 +280,9 @@ export class Client {
       logLevel: options.logLevel,
       tracing: this.options.tracing,
     };
-    const maker: ConnectionMaker = {
-      create: (signal) => {
-        const transport = fresh ?? createTransport(target, options, this.options.logger, this.backend, this.options.name, shared, traced);
-        fresh = undefined;
-        // The fields first: after a spread they would make a dictionary object (some 420 bytes
-        // more, kept by every connection); `settings` has neither.
-        return new Connection(transport, { remembered: this.eras.get(key), signal, ...settings }, binding);
-      },
-      opened: (connection) => {
-        if (pin === undefined) this.verdicts.learn(key, connection.era);
-      },
-      failed: (connection) => {
-        if (connection.unfinished) {
-          this.unfinished.add(connection);
-          void connection.ended.then(() => this.unfinished.delete(connection));
-        }
-        // Whatever was learnt of the target before may be why this failed: the next connect probes.
-        this.verdicts.forget(key);
-      },
-    };
+    const maker = new TargetConnections(this.memory, { target, options, settings, binding, key, pin, shared, traced }, fresh);
     const life = new ServerLife(serverId, maker, policy, this.announce, () => this.forget(serverId, handle), this.options.logger, this.options.requestTimeout, options.lazy === true);
-    const handle: ServerHandle = new ServerHandle(serverId, life, this.options.logger, binding, this.options.store, new KeptTasks(this.options.store, this.options.logger, serverId, key));
+    const handle: ServerHandle = new ServerHandle(serverId, life, this.options.logger, binding, this.options.store, key);
     this.targets.set(handle, key);
     this.registry.set(serverId, handle);
     // Another worker's verdict, if the store has one (a shortcut: a failure costs a probe).

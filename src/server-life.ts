@@ -73,9 +73,9 @@ export class ServerLife {
   private readyAt = 0;
   private ending: Promise<void> | undefined;
   private endedWith: ClientError | undefined;
-  private markEnded!: (error: ClientError | undefined) => void;
-  /** Resolves once the server's life is over: with what broke it, or undefined when the host ended it. */
-  readonly ended: Promise<ClientError | undefined>;
+  /** `ended`, made when first asked for (most hosts never ask): no promise and resolver kept per server till then. */
+  private endedPromise: Promise<ClientError | undefined> | undefined;
+  private resolveEnded: ((error: ClientError | undefined) => void) | undefined;
   /** The log level the host set, asked for again of every new connection. */
   logLevel: LoggingLevel | undefined;
 
@@ -91,7 +91,15 @@ export class ServerLife {
     lazy: boolean,
   ) {
     this.stateNow = lazy ? "idle" : "connecting";
-    this.ended = new Promise((resolve) => (this.markEnded = resolve));
+  }
+
+  /** Resolves once the server's life is over: with what broke it, or undefined when the host ended it. */
+  get ended(): Promise<ClientError | undefined> {
+    if (this.endedPromise === undefined) {
+      const over = this.stateNow === "closed" || this.stateNow === "failed";
+      this.endedPromise = over ? Promise.resolve(this.endedWith) : new Promise((resolve) => (this.resolveEnded = resolve));
+    }
+    return this.endedPromise;
   }
 
   get state(): ServerState {
@@ -232,11 +240,11 @@ export class ServerLife {
     this.maker.opened(connection);
     this.set({ state: "ready" });
     this.settleWaiters(connection);
-    void connection.ended.then((error) => this.broke(connection, error));
+    connection.watchEnd(this);
   }
 
-  /** A ready connection ended. Unless the host ended it, the server is restarted or has failed. */
-  private broke(connection: Connection, error: ClientError | undefined): void {
+  /** @see EndWatcher: a ready connection ended. Unless the host ended it, the server is restarted or has failed. */
+  connectionEnded(connection: Connection, error: ClientError | undefined): void {
     if (connection !== this.current || this.stateNow !== "ready") return;
     if (error === undefined) return this.finish("closed", undefined);
     this.logger.warn(`server "${this.serverId}" disconnected: ${error.message}`);
@@ -327,7 +335,7 @@ export class ServerLife {
     this.set({ state, reason: error });
     this.release();
     this.settleWaiters(this.endedError());
-    this.markEnded(error);
+    this.resolveEnded?.(error);
   }
 
   /** Closing, closed or failed: the server's life is over, or ending. */

@@ -45,7 +45,7 @@ import { ParkedRound } from "./protocol/mrtr.js";
 import { isCallMethod } from "./protocol/methods.js";
 import { pendingDeadline, type PendingInput } from "./pending-input.js";
 import type { Store } from "./stores/store.js";
-import type { KeptTasks } from "./kept-tasks.js";
+import { KeptTasks } from "./kept-tasks.js";
 import { checkCallOptions, requireRecord, requireString, withoutTask, type ListOptions, type ToolCallOptions } from "./call-options.js";
 import { knownKeys, optional, positiveNumber } from "./util/arguments.js";
 import { now } from "./util/time.js";
@@ -102,9 +102,9 @@ const READY_OPTION_KEYS: ReadonlySet<string> = new Set(["timeout", "signal"]);
 
 export class ServerHandle implements CheckContext {
   /** Entries of the server's lists dropped as invalid, over the handle's life. */
-  private readonly droppedEntries = new Occurrences();
-  /** The task API, which borrows the handle's wait for a connection and its errors. */
-  private readonly tasks: ServerTasks;
+  private droppedEntries: Occurrences | undefined;
+  /** The task API, which borrows the handle's wait for a connection and its errors; made with its first use. */
+  private tasksMade: ServerTasks | undefined;
   /** Input parked as a PendingInput and resumed, which borrows the same; made with its first use. */
   private inputMade: ServerInput | undefined;
 
@@ -117,20 +117,24 @@ export class ServerHandle implements CheckContext {
     private readonly counters: InputCounters & InputParking,
     /** The client's store, where a resumed PendingInput is claimed. */
     private readonly store: Store,
-    /** Task handles kept in the client's store. */
-    kept: KeptTasks,
-  ) {
-    this.tasks = new ServerTasks({
-      id,
-      logger,
+    /** The hash of the server's target (`targetKey`), which task handles kept in the store name. */
+    private readonly target: string,
+  ) {}
+
+  // Made with their first use, as most servers of a host are never called (some 1.5 KiB each).
+  private get tasks(): ServerTasks {
+    this.tasksMade ??= new ServerTasks({
+      id: this.id,
+      logger: this.logger,
       checks: this,
       connected: (options) => this.connected(options),
-      failure: (error) => atBoundary(error, id),
+      failure: (error) => atBoundary(error, this.id),
       urlsRequired: (error) => this.urlsRequired(error),
       park: (connection, params, parked, deadline) => this.input.park(connection, "tools/call", params, parked, deadline),
       parkTask: (connection, parked, deadline) => this.input.parkTask(connection, parked, deadline),
-      kept,
+      kept: new KeptTasks(this.store, this.logger, this.id, this.target),
     });
+    return this.tasksMade;
   }
 
   private get input(): ServerInput {
@@ -281,7 +285,7 @@ export class ServerHandle implements CheckContext {
 
   /** @see CheckContext */
   dropped(method: string, index: number, reason: string): void {
-    logDroppedEntry(this.logger, this.id, this.droppedEntries, method, index, reason);
+    logDroppedEntry(this.logger, this.id, (this.droppedEntries ??= new Occurrences()), method, index, reason);
   }
 
   // ---- lists ---------------------------------------------------------------------------------

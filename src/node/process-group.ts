@@ -118,23 +118,27 @@ function statOf(entry: string): { state: string; group: number } | undefined {
 
 /**
  * Resolves true when the child exits within `ms` (Infinity: whenever it does), false when the
- * time passed first or `stop` aborted.
+ * time passed first or `stop` aborted. Node sets `exitCode` or `signalCode` before it emits
+ * `exit`, so an exit before the call is seen, and none is missed between the look and the listen.
  */
-export async function waitForExit(child: ChildProcess, exited: Promise<void>, ms: number, stop?: AbortSignal): Promise<boolean> {
+export async function waitForExit(child: ChildProcess, ms: number, stop?: AbortSignal): Promise<boolean> {
   if (child.exitCode !== null || child.signalCode !== null) return true;
   const controller = new AbortController();
   const onStop = (): void => controller.abort();
   stop?.addEventListener("abort", onStop, { once: true });
   if (stop?.aborted === true) controller.abort();
+  let onExit: (() => void) | undefined;
+  const exited = new Promise<boolean>((resolve) => child.on("exit", (onExit = () => resolve(true))));
   const timeUp = delay(ms, controller.signal).then(
     () => false,
     () => false,
   );
   try {
-    return await Promise.race([exited.then(() => true), timeUp]);
+    return await Promise.race([exited, timeUp]);
   } finally {
     controller.abort();
     stop?.removeEventListener("abort", onStop);
+    if (onExit !== undefined) child.off("exit", onExit);
   }
 }
 

@@ -11,6 +11,7 @@
  * the connection.
  */
 import type { ChildProcess, SpawnOptions } from "node:child_process";
+import { StringDecoder } from "node:string_decoder";
 import { ClientError, InvalidArgumentError, messageOf } from "../util/errors.js";
 import { callHost } from "../util/logger.js";
 import type { RequestId } from "../util/json.js";
@@ -58,12 +59,13 @@ export class StdioTransport implements Transport {
   private state: "idle" | "starting" | "open" | "closing" | "closed" = "idle";
   private readonly tail: StderrTail;
   private readonly line: string;
-  private exited: Promise<void> = Promise.resolve();
   private ending: Promise<void> | undefined;
-  /** Settles when `start()` has finished, either way (close waits for it to end what it began). */
-  private started: Promise<void> = Promise.resolve();
-  /** Aborted by `destroy()`: the grace periods are skipped. */
-  private readonly force = new AbortController();
+  /** `start()` while it runs (close waits for it to end what it began); undefined once it has finished. */
+  private starting: Promise<void> | undefined;
+  /** Aborted by `destroy()`: the grace periods are skipped. Made when the end begins. */
+  private force: AbortController | undefined;
+  /** Decodes stderr, made with its first chunk (a character may span two). */
+  private stderrDecoder: StringDecoder | undefined;
   /** The connection broke: nothing more is read from it. */
   private failed = false;
 
@@ -86,12 +88,8 @@ export class StdioTransport implements Transport {
     if (this.state !== "idle") throw new InvalidArgumentError("a transport can be started once");
     this.sink = sink;
     this.state = "starting";
-    const starting = this.spawnServer();
-    this.started = starting.then(
-      () => {},
-      () => {},
-    );
-    return starting;
+    this.starting = this.spawnServer().finally(() => (this.starting = undefined));
+    return this.starting;
   }
 
   private async spawnServer(): Promise<void> {
@@ -102,7 +100,6 @@ export class StdioTransport implements Transport {
     this.child = child;
     // `on` for the events that come once (exit, end) or settle what is settled already: a
     // `once` is a wrapper and a bound function (some 110 bytes) kept as long as the child runs.
-    this.exited = new Promise((resolve) => child.on("exit", () => resolve()));
     await new Promise<void>((resolve, reject) => {
       child.once("spawn", resolve);
       child.on("error", reject);
@@ -150,7 +147,8 @@ export class StdioTransport implements Transport {
   private wire(child: ChildProcess): void {
     const stdout = child.stdout;
     if (child.stdin !== null && stdout !== null) {
-      this.writer = new StdinWriter(child.stdin, { pause: () => stdout.pause(), resume: () => stdout.resume() });
+      // The writer pauses and resumes what the server writes: stdout itself, no wrapper to keep.
+      this.writer = new StdinWriter(child.stdin, stdout);
     }
     const framer = new LineFramer(this.options.maxMessageBytes, (line) => this.receive(line));
     child.stdout?.on("data", (chunk: Buffer) => {
@@ -175,8 +173,10 @@ export class StdioTransport implements Transport {
       timer.unref();
       child.once("exit", () => clearTimeout(timer));
     });
-    child.stderr?.setEncoding("utf8");
-    child.stderr?.on("data", (text: string) => {
+    // Decoded here rather than by `setEncoding`, whose decoder each quiet server would keep.
+    child.stderr?.on("data", (chunk: Buffer) => {
+      const text = (this.stderrDecoder ??= new StringDecoder("utf8")).write(chunk);
+      if (text === "") return;
       this.tail.append(text);
       if (this.options.onStderr !== undefined) callHost(this.options.logger, "onStderr", this.options.onStderr, text);
     });
@@ -203,6 +203,9 @@ export class StdioTransport implements Transport {
     if (this.state !== "open") return;
     const report = (): void => {
       const how = code !== null ? `exited with code ${code}` : `was killed by ${signal ?? "a signal"}`;
+      // A character cut off by the exit is shown as a replacement character, as a stream's end would.
+      const cut = this.stderrDecoder?.end();
+      if (cut !== undefined && cut !== "") this.tail.append(cut);
       const stderr = this.tail.toString();
       // The message is what hosts print: each line of the tail cleaned, its breaks kept; `data` keeps it as written.
       const shown = sanitize(stderr, { lines: true, max: Infinity });
@@ -268,8 +271,8 @@ export class StdioTransport implements Transport {
       return this.ending;
     }
     this.state = "closing";
-    this.ending = this.started
-      .then(() => this.terminate())
+    const terminate = (): Promise<void> => this.terminate();
+    this.ending = (this.starting === undefined ? terminate() : this.starting.then(terminate, terminate))
       .finally(() => {
         this.state = "closed";
         this.sink?.closed(undefined);
@@ -278,7 +281,7 @@ export class StdioTransport implements Transport {
   }
 
   destroy(): Promise<void> {
-    this.force.abort();
+    (this.force ??= new AbortController()).abort();
     return this.close();
   }
 
@@ -295,16 +298,16 @@ export class StdioTransport implements Transport {
     const pid = child?.pid;
     if (child === undefined || pid === undefined) return;
     const grace = this.options.closeGracePeriod;
-    const force = this.force.signal;
+    const force = (this.force ??= new AbortController()).signal;
     // After a failure what waits is not worth writing: the server stopped reading it.
     if (this.failed) this.writer?.discard();
     if (this.writer === undefined) child.stdin?.end();
     else this.writer.end();
-    if (!(await waitForExit(child, this.exited, this.options.stdinGracePeriod, force))) {
+    if (!(await waitForExit(child, this.options.stdinGracePeriod, force))) {
       if (!force.aborted) signalGroup(pid, "SIGTERM");
-      if (force.aborted || !(await waitForExit(child, this.exited, grace, force))) {
+      if (force.aborted || !(await waitForExit(child, grace, force))) {
         signalGroup(pid, "SIGKILL");
-        await waitForExit(child, this.exited, KILL_WAIT_MS);
+        await waitForExit(child, KILL_WAIT_MS);
       }
     }
     if (!isWindows && groupAlive(pid)) {

@@ -18,9 +18,9 @@ import type { PendingCall } from "../rpc/pending-call.js";
 import { RpcPeer, type PeerHandlers } from "../rpc/peer.js";
 import { Occurrences } from "../util/sparse-log.js";
 import type { InboundMeta, Transport } from "../transport/transport.js";
-import { type InputFeatures, isModernVersion, type Era, type ProtocolVersion } from "./versions.js";
+import { type InputFeatures, isModernVersion, type Era, type LegacyVersion, type ModernVersion, type ProtocolVersion } from "./versions.js";
 import { EarlyMessages, type EarlyReceiver } from "./early-messages.js";
-import type { ConnectionHooks, EraCodec } from "./era-codec.js";
+import type { ConnectionHooks, EraCodec, Negotiated } from "./era-codec.js";
 import { LegacyCodec } from "./legacy.js";
 import { unavailableReason, type CallOptions } from "./methods.js";
 import type { ResumedRound } from "./mrtr.js";
@@ -40,13 +40,10 @@ export interface ConnectionSettings {
   features: InputFeatures;
   /** Speak exactly this version, or fail. */
   protocolVersion?: ProtocolVersion | undefined;
-  /** The era an earlier connect to the same target found. */
-  remembered?: Era | undefined;
   /** How long the `server/discover` probe may stay unanswered. */
   probeTimeout: number;
   /** Bound on the whole of connecting: starting, negotiating, and ending again on failure. */
   connectTimeout: number;
-  signal?: AbortSignal | undefined;
   /** Per-request timeout when a call gives none. */
   requestTimeout: number;
   /** The client's deadline timer, shared by its connections. */
@@ -58,49 +55,71 @@ export interface ConnectionSettings {
   tracing?: Tracing | undefined;
 }
 
+/** What is told of a connection's end: the server's life (`Connection.watchEnd`). */
+export interface EndWatcher {
+  connectionEnded(connection: Connection, error: ClientError | undefined): void;
+}
+
 export type ConnectionState = "negotiating" | "ready" | "closing" | "closed";
 
 const NO_OPTIONS: CallOptions = Object.freeze({});
 
 export class Connection implements PeerHandlers, EarlyReceiver {
   readonly peer: RpcPeer;
-  readonly ended: Promise<ClientError | undefined>;
   private current: ConnectionState = "negotiating";
   private codec: EraCodec | undefined;
-  private readonly early = new EarlyMessages();
+  /** What the server sent while negotiating, made with the first of it. */
+  private early: EarlyMessages | undefined;
   private ending: Promise<void> | undefined;
   /** Why the connection broke on its own, if it did. */
   private failure: ClientError | undefined;
-  private markEnded!: (error: ClientError | undefined) => void;
+  /** `ended`, made when first asked for: a connection that ends with nobody waiting keeps no promise and resolver. */
+  private endedPromise: Promise<ClientError | undefined> | undefined;
+  private resolveEnded: ((error: ClientError | undefined) => void) | undefined;
+  /** Told once the connection has ended (`watchEnd`): the server's life, which restarts it or fails. */
+  private endWatcher: EndWatcher | undefined;
   /** What was ignored for coming too early or too late: a server may send it without end. */
-  private readonly ignoredRequests = new Occurrences();
-  private readonly droppedEarly = new Occurrences();
+  private ignoredRequests: Occurrences | undefined;
+  private droppedEarly: Occurrences | undefined;
   /** The connect's bound while `open()` runs: a person's wait pauses it. */
   private connectBound: SpanBound | undefined;
 
+  /**
+   * `settings` are the server's, shared by each connection a restart makes (and read by the peer
+   * and the codec as they are); what is this connection's own, the era an earlier connect to the
+   * same target found and the signal that stops the opening, is read by `open()` alone.
+   */
   constructor(
     readonly transport: Transport,
     private readonly settings: ConnectionSettings,
     private readonly hooks: ConnectionHooks,
+    private remembered?: Era | undefined,
+    private openSignal?: AbortSignal | undefined,
   ) {
-    this.peer = new RpcPeer(transport, this, {
-      serverId: settings.serverId,
-      logger: settings.logger,
-      requestTimeout: settings.requestTimeout,
-      deadlines: settings.deadlines,
-    });
-    this.ended = new Promise((resolve) => (this.markEnded = resolve));
-    // An OAuth consent takes the person's time, not the server's: neither the connect's bound
-    // nor a waiting call's clock counts it (the flow's own timeout and the signals still apply).
-    transport.onPersonWait = (waiting) => {
-      if (waiting) {
-        this.connectBound?.pause();
-        this.peer.pauseDeadlines();
-      } else {
-        this.connectBound?.resume();
-        this.peer.resumeDeadlines();
-      }
-    };
+    // The peer reads what it needs of the settings themselves (no copy kept beside them).
+    this.peer = new RpcPeer(transport, this, settings);
+  }
+
+  /** Resolves once the connection has ended: with what broke it, or undefined when it was closed. */
+  get ended(): Promise<ClientError | undefined> {
+    if (this.endedPromise === undefined) {
+      this.endedPromise = this.current === "closed" ? Promise.resolve(this.failure) : new Promise((resolve) => (this.resolveEnded = resolve));
+    }
+    return this.endedPromise;
+  }
+
+  /** Tells `watcher` when the connection has ended (in a later microtask, as a promise would), or soon if it has. */
+  watchEnd(watcher: EndWatcher): void {
+    this.endWatcher = watcher;
+    if (this.current === "closed") this.tellEnd();
+  }
+
+  private tellEnd(): void {
+    const watcher = this.endWatcher;
+    if (watcher === undefined) return;
+    this.endWatcher = undefined;
+    const failure = this.failure;
+    queueMicrotask(() => watcher.connectionEnded(this, failure));
   }
 
   get state(): ConnectionState {
@@ -141,7 +160,7 @@ export class Connection implements PeerHandlers, EarlyReceiver {
   async open(): Promise<void> {
     const started = now();
     const limit = this.settings.connectTimeout;
-    const bound = new SpanBound([this.settings.signal], limit, () => new Error(`connect timeout of ${limit} ms`));
+    const bound = new SpanBound([this.openSignal], limit, () => new Error(`connect timeout of ${limit} ms`));
     this.connectBound = bound;
     try {
       if (bound.signal.aborted) throw new ClientError("cancelled", "connecting was cancelled before it began", { cause: bound.signal.reason });
@@ -153,7 +172,7 @@ export class Connection implements PeerHandlers, EarlyReceiver {
         clientInfo: this.settings.clientInfo,
         features: this.settings.features,
         pin: this.settings.protocolVersion,
-        remembered: this.settings.remembered,
+        remembered: this.remembered,
         probeTimeout: this.settings.probeTimeout,
         connectTimeout: limit,
         signal: bound.signal,
@@ -164,7 +183,9 @@ export class Connection implements PeerHandlers, EarlyReceiver {
       this.transport.configure(codec.policy);
       codec.start();
       this.current = "ready";
-      this.early.flush(this);
+      const early = this.early;
+      this.early = undefined;
+      early?.flush(this);
     } catch (error) {
       // A request of the handshake bounded by the same length (initialize has connectTimeout of
       // its own) may fire first when both are due in one turn of a late loop: a timeout at or
@@ -182,6 +203,8 @@ export class Connection implements PeerHandlers, EarlyReceiver {
       throw failure;
     } finally {
       this.connectBound = undefined;
+      // The caller's signal is not kept past the opening it stops.
+      this.openSignal = undefined;
       bound.dispose();
     }
   }
@@ -197,12 +220,13 @@ export class Connection implements PeerHandlers, EarlyReceiver {
     if (isModernVersion(version)) {
       return new ModernCodec(
         this.peer,
-        { ...negotiated, protocolVersion: version },
+        negotiated as Negotiated<ModernVersion>,
         { serverId, logger, transport, clientInfo, features, maxInputRounds: this.settings.maxInputRounds, logLevel: this.settings.logLevel, tracing: this.settings.tracing },
         this.hooks,
       );
     }
-    return new LegacyCodec(this.peer, { ...negotiated, protocolVersion: version }, { serverId, logger, transport, clientInfo, features, connectTimeout: this.settings.connectTimeout, tracing: this.settings.tracing }, this.hooks);
+    // The negotiated facts and the settings as they are: no copy for the connection to keep.
+    return new LegacyCodec(this.peer, negotiated as Negotiated<LegacyVersion>, this.settings, transport, this.hooks);
   }
 
   request(method: string, params: Record<string, unknown> | undefined, options: CallOptions = NO_OPTIONS, resumed?: ResumedRound): Promise<unknown> {
@@ -319,7 +343,7 @@ export class Connection implements PeerHandlers, EarlyReceiver {
   private stop(reason: ClientError | undefined): void {
     if (this.current === "closing" || this.current === "closed") return;
     this.current = "closing";
-    this.early.clear();
+    this.early = undefined;
     const error = reason ?? this.failure ?? this.closedError();
     this.peer.close(error);
     this.codec?.end(error);
@@ -333,7 +357,8 @@ export class Connection implements PeerHandlers, EarlyReceiver {
       this.settings.logger.warn(`the transport of server "${this.settings.serverId}" failed to end cleanly`, { error });
     } finally {
       this.current = "closed";
-      this.markEnded(this.failure);
+      this.resolveEnded?.(this.failure);
+      this.tellEnd();
     }
   }
 
@@ -347,9 +372,9 @@ export class Connection implements PeerHandlers, EarlyReceiver {
     if (this.current === "ready" && this.codec !== undefined) return this.codec.serverRequest(request);
     const id = this.settings.serverId;
     const negotiating = this.current === "negotiating";
-    if (negotiating && request.method === "ping" && this.early.holdPing(request)) return;
+    if (negotiating && request.method === "ping" && (this.early ??= new EarlyMessages()).holdPing(request)) return;
     request.abandon(undefined);
-    if (!this.ignoredRequests.next()) return;
+    if (!(this.ignoredRequests ??= new Occurrences()).next()) return;
     const ignored = `server "${id}" sent a request (${excerpt(request.method, 100)}) ${negotiating ? "before the connection was negotiated" : "while the connection was closing"}; ignored (${this.ignoredRequests.count} so far)`;
     // The era is not known yet, and a modern server may get no response at all.
     if (negotiating) this.settings.logger.warn(ignored);
@@ -370,7 +395,7 @@ export class Connection implements PeerHandlers, EarlyReceiver {
     const params = given ?? {};
     if (this.current === "negotiating") {
       // The era is unknown, and hooks need it: kept for when it is.
-      if (!this.early.holdNotification(method, params) && this.droppedEarly.next()) {
+      if (!(this.early ??= new EarlyMessages()).holdNotification(method, params) && (this.droppedEarly ??= new Occurrences()).next()) {
         this.settings.logger.warn(`server "${this.settings.serverId}": a notification sent before negotiation ended was dropped (${this.droppedEarly.count} so far)`);
       }
       return;
@@ -397,6 +422,16 @@ export class Connection implements PeerHandlers, EarlyReceiver {
     // The transport broke on its own: the connection ends with its error.
     this.failure = error;
     this.ending ??= this.finish(false);
+  }
+
+  /**
+   * An OAuth consent takes the person's time, not the server's: neither the connect's bound nor
+   * (paused by the peer) a waiting call's clock counts it; the flow's own timeout and the signals
+   * still apply.
+   */
+  onPersonWait(waiting: boolean): void {
+    if (waiting) this.connectBound?.pause();
+    else this.connectBound?.resume();
   }
 
   private need(): EraCodec {

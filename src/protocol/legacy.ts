@@ -25,53 +25,50 @@ import { traceRequest, type Tracing } from "../tracing/tracing.js";
 import type { Implementation, LoggingLevel, Tool } from "./types/index.js";
 import { excerpt } from "../util/text.js";
 
+/** What the codec reads of its connection's settings (it is given that very object, not a copy). */
 export interface LegacySettings {
-  serverId: string;
-  logger: Logger;
-  transport: TransportKind;
-  clientInfo: Implementation;
-  features: InputFeatures;
+  readonly serverId: string;
+  readonly logger: Logger;
+  readonly clientInfo: Implementation;
+  readonly features: InputFeatures;
   /** Bound on a session renewal's handshake. */
-  connectTimeout: number;
+  readonly connectTimeout: number;
   /** The host's tracing: the tasks' requests (polls, results, cancels) are spans of their own. */
-  tracing?: Tracing | undefined;
+  readonly tracing?: Tracing | undefined;
 }
 
 export class LegacyCodec implements EraCodec {
   readonly era = "legacy" as const;
   readonly version: LegacyVersion;
-  readonly policy: EraPolicy;
   readonly answersInvalid: boolean;
   readonly acceptsBatches: boolean;
   /** These versions never gave "" another meaning, and a loop on it would repeat the first page. */
   readonly emptyCursorEnds = true;
-  readonly tasks: LegacyTasks;
+  /** Made with its first use: most servers have no tasks, and a host's idle servers pay nothing for them. */
+  private tasksMade: LegacyTasks | undefined;
   negotiated: Negotiated;
   /** The ends of the watches open (`watch`), told when the connection ends. */
   private watches: Set<(error: ClientError | undefined) => void> | undefined;
   /** Cancellations of no request in progress: a server may send them without end. */
-  private readonly strayCancels = new Occurrences();
-  /** A request of the tasks (a poll, a result, a cancel): a span of its own when traced, as each carries its own trace context. */
-  private readonly taskRequest: TaskSend = (method, params, init, isCall) => {
-    const tracing = this.settings.tracing;
-    if (tracing === undefined) return this.peer.request(method, params, init, isCall);
-    const facts = { serverId: this.settings.serverId, protocolVersion: this.version, transport: this.settings.transport };
-    return traceRequest(tracing, facts, method, params, (sent) => this.peer.request(method, sent, init, isCall));
-  };
+  private strayCancels: Occurrences | undefined;
 
   constructor(
     private readonly peer: RpcPeer,
     negotiated: Negotiated<LegacyVersion>,
     private readonly settings: LegacySettings,
+    private readonly transport: TransportKind,
     private readonly hooks: ConnectionHooks,
   ) {
     this.negotiated = negotiated;
     this.version = negotiated.protocolVersion;
     // One ordered stream (a pipe, a host's channel): an invalid message is answered there.
-    this.answersInvalid = settings.transport === "stdio" || settings.transport === "channel";
+    this.answersInvalid = transport === "stdio" || transport === "channel";
     this.acceptsBatches = this.version === "2025-03-26";
-    this.tasks = new LegacyTasks(peer, this.version, negotiated.serverCapabilities, settings.serverId, settings.logger, this.taskRequest);
-    this.policy = {
+  }
+
+  /** Read once, when the transport is configured: made then rather than kept by every connection (stdio has no use for it). */
+  get policy(): EraPolicy {
+    return {
       // The header exists from 2025-06-18 (basic/transports of that version).
       protocolVersion: since(this.version, "2025-06-18") ? this.version : undefined,
       sessions: true,
@@ -81,9 +78,22 @@ export class LegacyCodec implements EraCodec {
     };
   }
 
+  get tasks(): LegacyTasks {
+    this.tasksMade ??= new LegacyTasks(this.peer, this.version, this.negotiated.serverCapabilities, this.settings.serverId, this.settings.logger, this.taskSend());
+    return this.tasksMade;
+  }
+
+  /** How the tasks send a request (a poll, a result, a cancel): as a span of its own when traced, as each carries its own trace context. */
+  private taskSend(): TaskSend | undefined {
+    const tracing = this.settings.tracing;
+    if (tracing === undefined) return undefined;
+    const facts = { serverId: this.settings.serverId, protocolVersion: this.version, transport: this.transport };
+    return (method, params, init, isCall) => traceRequest(tracing, facts, method, params, (sent) => this.peer.request(method, sent, init, isCall));
+  }
+
   get callsInFlight(): number {
     // A task followed is a call in flight between its polls too.
-    return this.peer.callsInFlight + this.tasks.following;
+    return this.peer.callsInFlight + (this.tasksMade?.following ?? 0);
   }
 
   start(): void {
@@ -116,9 +126,9 @@ export class LegacyCodec implements EraCodec {
 
   consume(method: string, params: Record<string, unknown>): boolean {
     // Used by a follower of the task, and passed on to the Handler like any notification.
-    if (method === "notifications/tasks/status") this.tasks.statusNotified(params);
+    if (method === "notifications/tasks/status") this.tasksMade?.statusNotified(params);
     if (method !== "notifications/cancelled") return false;
-    if (this.strayCancels.next()) this.settings.logger.debug(`a cancellation for no request in progress was ignored (${this.strayCancels.count} so far)`, { params: excerpt(params) });
+    if ((this.strayCancels ??= new Occurrences()).next()) this.settings.logger.debug(`a cancellation for no request in progress was ignored (${this.strayCancels.count} so far)`, { params: excerpt(params) });
     return true;
   }
 
@@ -185,7 +195,7 @@ export class LegacyCodec implements EraCodec {
 
   end(reason: ClientError): void {
     // Followers of tasks may be between polls: they end now; watches with the connection.
-    this.tasks.end(reason);
+    this.tasksMade?.end(reason);
     if (this.watches === undefined) return;
     for (const ended of this.watches) ended(reason);
     this.watches.clear();
@@ -197,12 +207,12 @@ export class LegacyCodec implements EraCodec {
    * (DESIGN).
    */
   private relatedCall(request: InboundRequest): RelatedCall | undefined {
-    const task = this.tasks.relatedCall(request.params);
+    const task = this.tasksMade?.relatedCall(request.params);
     if (task !== undefined) return task;
     const id = request.meta?.relatedRequestId;
     if (id !== undefined) return this.peer.pendingCall(id);
     // One pipe, or one HTTP+SSE stream, carries every reply: nothing tells which call a request is for.
-    return this.settings.transport === "http" ? undefined : this.peer.soleCall();
+    return this.transport === "http" ? undefined : this.peer.soleCall();
   }
 
   /** The HTTP session expired (404): a fresh handshake, which must land on the same version. */

@@ -82,9 +82,9 @@ export class ModernCodec implements EraCodec {
     return tracedStep(tracing, step, async () => this.hooks.answerInputs(requests, call, this));
   };
   /** Requests the server sent, which this era has none of, and stray cancellations: logged sparsely. */
-  private readonly ignoredRequests = new Occurrences();
-  private readonly strayCancels = new Occurrences();
-  private readonly droppedEntries = new Occurrences();
+  private ignoredRequests: Occurrences | undefined;
+  private strayCancels: Occurrences | undefined;
+  private droppedEntries: Occurrences | undefined;
   /** Tools dropped for their annotations in the listing under way. */
   private toolDrops = 0;
 
@@ -164,7 +164,7 @@ export class ModernCodec implements EraCodec {
   serverRequest(request: InboundRequest): void {
     // Servers MUST NOT send requests, and clients never send responses.
     request.abandon(undefined);
-    if (!this.ignoredRequests.next()) return;
+    if (!(this.ignoredRequests ??= new Occurrences()).next()) return;
     this.settings.logger.warn(`server "${this.settings.serverId}" sent a request (${excerpt(request.method, 100)}) on a modern connection; ignored (${this.ignoredRequests.count} so far)`);
   }
 
@@ -173,7 +173,7 @@ export class ModernCodec implements EraCodec {
     // Used by a follower of the task, and passed on like any notification.
     if (method === "notifications/tasks") this.tasks.notified(params);
     if (method !== "notifications/cancelled") return false;
-    if (this.strayCancels.next()) this.settings.logger.debug(`a cancellation for no request in progress was ignored (${this.strayCancels.count} so far)`, { params: excerpt(params) });
+    if ((this.strayCancels ??= new Occurrences()).next()) this.settings.logger.debug(`a cancellation for no request in progress was ignored (${this.strayCancels.count} so far)`, { params: excerpt(params) });
     return true;
   }
 
@@ -321,7 +321,7 @@ export class ModernCodec implements EraCodec {
   private async refreshTools(options: CallOptions, signal: AbortSignal | undefined, left: () => number | undefined): Promise<void> {
     const context: CheckContext = {
       version: this.version,
-      dropped: (method, index, reason) => logDroppedEntry(this.settings.logger, this.settings.serverId, this.droppedEntries, method, index, reason),
+      dropped: (method, index, reason) => logDroppedEntry(this.settings.logger, this.settings.serverId, (this.droppedEntries ??= new Occurrences()), method, index, reason),
     };
     // A listing of its own: one the host runs meanwhile keeps its own (and shares the drop count).
     const listing = new Map<string, HeaderParam[]>();

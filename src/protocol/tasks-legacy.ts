@@ -54,7 +54,8 @@ export class LegacyTasks implements EraTasks {
     capabilities: ServerCapabilities,
     readonly serverId: string,
     private readonly logger: Logger,
-    private readonly send: TaskSend = (method, params, init, isCall) => peer.request(method, params, init, isCall),
+    /** How a request is sent, when not straight to the peer (a traced one). */
+    private readonly sendVia?: TaskSend | undefined,
   ) {
     const tasks = capabilities.tasks;
     const requests = isObject(tasks) && isObject(tasks.requests) ? tasks.requests : undefined;
@@ -68,6 +69,10 @@ export class LegacyTasks implements EraTasks {
         : !isObject(tasks)
           ? 'the server did not declare the "tasks" capability'
           : undefined;
+  }
+
+  private send(method: string, params: Record<string, unknown> | undefined, init: PendingCallInit, isCall?: boolean): Promise<unknown> {
+    return this.sendVia === undefined ? this.peer.request(method, params, init, isCall) : this.sendVia(method, params, init, isCall);
   }
 
   async ask(tool: string, wanted: TaskRequest | undefined, signal: AbortSignal | undefined): Promise<Record<string, unknown> | undefined> {

@@ -35,6 +35,8 @@ export interface PeerHandlers {
   onGaveUp(call: PendingCall, reason: string): void;
   /** The transport ended; `error` is undefined after a requested close. */
   onClosed(error: ClientError | undefined): void;
+  /** The transport waits on a person (`true`) or no longer: the peer's own calls are paused already. */
+  onPersonWait(waiting: boolean): void;
 }
 
 export interface PeerOptions {
@@ -69,7 +71,7 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
   /** The reply of the batch being read, which answers to invalid members join. */
   private collecting: BatchReply | undefined;
   /** Errors that named no request (a kind of stale response that is worth a warning). */
-  private readonly unnamedErrors = new Occurrences();
+  private unnamedErrors: Occurrences | undefined;
 
   constructor(
     private readonly transport: Transport,
@@ -184,6 +186,13 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
     const held = this.heldForPerson;
     this.heldForPerson = undefined;
     for (const call of held ?? []) call.resume();
+  }
+
+  /** @see TransportSink: an OAuth consent takes the person's time, not the server's. */
+  personWait(waiting: boolean): void {
+    if (waiting) this.pauseDeadlines();
+    else this.resumeDeadlines();
+    this.handlers.onPersonWait(waiting);
   }
 
   /** Rejects everything pending with `error` and stops answering the server. Idempotent. */
@@ -329,7 +338,7 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
     if (call === undefined) {
       this.stats.staleResponses += 1;
       if (id === null && isObject(value.error)) {
-        if (this.unnamedErrors.next()) this.options.logger.warn(`server "${this.options.serverId}" reported an error without an id (${this.unnamedErrors.count} so far)`, { error: excerpt(value.error) });
+        if ((this.unnamedErrors ??= new Occurrences()).next()) this.options.logger.warn(`server "${this.options.serverId}" reported an error without an id (${this.unnamedErrors.count} so far)`, { error: excerpt(value.error) });
       } else if (worthLogging(this.stats.staleResponses)) {
         this.options.logger.debug(`dropped a response to unknown or settled id ${excerpt(id)} (${this.stats.staleResponses} stale so far, counted in stats().staleResponses)`);
       }

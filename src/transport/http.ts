@@ -108,7 +108,6 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
   private readonly endWhenUnreachable: boolean;
   private readonly shown: string;
   private readonly ownBackend: HttpBackend | undefined;
-  onPersonWait: ((waiting: boolean) => void) | undefined;
   private sink: TransportSink | undefined;
   private state: "idle" | "open" | "closing" | "closed" = "idle";
   private ending: Promise<void> | undefined;
@@ -169,7 +168,7 @@ export class HttpTransport implements Transport, HttpLink, SseLink {
             : (backend!.credentialed?.(target.credentials) ?? backend!.exchange);
     this.authorizer = options.authorizer;
     // The authorizer outlives a restart's transports: the newest one hears of the person.
-    if (options.authorizer !== undefined) options.authorizer.onPersonWait = (waiting) => this.onPersonWait?.(waiting);
+    if (options.authorizer !== undefined) options.authorizer.onPersonWait = (waiting) => this.sink?.personWait(waiting);
     this.exchange = options.authorizer === undefined ? exchange : authorizingExchange(exchange, this.origin, options.authorizer);
   }
 

@@ -33,6 +33,11 @@ export interface TransportSink {
   parseError(raw: string, meta: InboundMeta | undefined): void;
   /** The connection ended. `error` is undefined when the client closed it. */
   closed(error: ClientError | undefined): void;
+  /**
+   * The transport starts (`true`) or stops waiting on a person (an OAuth consent): no bound of
+   * the connect or of a call counts that time.
+   */
+  personWait(waiting: boolean): void;
 }
 
 /** What the sender says about one message beyond its bytes. */
@@ -94,9 +99,4 @@ export interface Transport {
   destroy(): Promise<void>;
   /** A short description for error messages (the command line or the URL, secrets redacted). */
   describe(): string;
-  /**
-   * Set by the connection: told when the transport starts and stops waiting on a person (an
-   * OAuth consent), so that no bound of the connect or of a call counts that time.
-   */
-  onPersonWait?: ((waiting: boolean) => void) | undefined;
 }

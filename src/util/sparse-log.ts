@@ -13,7 +13,10 @@ export function worthLogging(occurrence: number, eachOfFirst = 10): boolean {
   return power === occurrence;
 }
 
-/** A count of one kind of occurrence that has no counter of its own in `stats()`. */
+/**
+ * A count of one kind of occurrence that has no counter of its own in `stats()`. Its holders make
+ * it with the first occurrence: most connections never see one, and each would keep it.
+ */
 export class Occurrences {
   count = 0;
 

@@ -126,6 +126,8 @@ export interface RawStdioServer {
   sendRaw(text: string): Promise<WriteAck>;
   sendBig(opts: BigLineOptions): Promise<WriteAck>;
   stderr(text: string): Promise<WriteAck>;
+  /** Writes these bytes to stderr as they are, in one write. */
+  stderrBytes(bytes: Uint8Array): Promise<WriteAck>;
   exit(code: number, opts?: { now?: boolean }): Promise<void>;
   kill(signal?: NodeJS.Signals): Promise<void>;
   spawnGrandchild(opts?: { inheritStdio?: boolean }): Promise<number>;
@@ -560,6 +562,10 @@ class RawStdio implements RawStdioServer {
 
   stderr(text: string): Promise<WriteAck> {
     return this.write({ t: "stderr", data: text });
+  }
+
+  stderrBytes(bytes: Uint8Array): Promise<WriteAck> {
+    return this.write({ t: "stderr", base64: Buffer.from(bytes).toString("base64") });
   }
 
   async exit(code: number, opts: { now?: boolean } = {}): Promise<void> {

@@ -124,6 +124,7 @@ function peerWith(batches: boolean) {
     acceptsBatches: () => batches,
     onGaveUp: () => {},
     onClosed: () => {},
+    onPersonWait: () => {},
   };
   const peer = new RpcPeer(transport, handlers, { serverId: "fuzz", logger: quiet, requestTimeout: 3_600_000 });
   return { peer, sent, seen };

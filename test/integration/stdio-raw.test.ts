@@ -90,6 +90,24 @@ describe("handshake", () => {
     expect((error as Error).message).toContain("fatal: config file missing");
   });
 
+  it("quotes a stderr character written in two halves whole, and one the exit cut off as a replacement character", async () => {
+    const raw = track(await startRawStdio());
+    const e = Buffer.from("é");
+    raw.handle("server/discover", () => {
+      void (async () => {
+        await raw.stderr("caf");
+        await raw.stderrBytes(e.subarray(0, 1));
+        await raw.stderrBytes(Buffer.concat([e.subarray(1), Buffer.from(" then "), e.subarray(0, 1)]));
+        await raw.exit(3);
+      })();
+      return undefined;
+    });
+    const client = track(new Client({ name: "h", version: "0", logger: capturingLogger() }));
+    const error = await client.connect("split", raw.target).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "transport", serverId: "split" });
+    expect((error as ClientError).data).toMatchObject({ exitCode: 3, stderr: "café then \uFFFD" });
+  });
+
   it("reports a command that cannot start", async () => {
     const client = track(new Client({ name: "h", version: "0", logger: capturingLogger() }));
     const error = await client.connect("none", { command: "/nonexistent/conduit-no-such-server" }).catch((e: unknown) => e);
