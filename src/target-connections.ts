@@ -2,7 +2,8 @@
  * How one server's connections are made, the first and each restart's, and what the client
  * learns of its target from each (the era it speaks; a failure that makes the next connect probe
  * again). A class and not closures over `Client.connect`'s variables: every server keeps one for
- * its life, and a closure apiece and the context they share cost some 300 bytes a server more.
+ * its life, and three closures, their object and a context holding all of `connect`'s variables
+ * weigh more than this object (0.15 KiB a server less, measured at 1 000 servers).
  */
 import type { EraVerdicts } from "./era-store.js";
 import type { EraMemory } from "./era-memory.js";
