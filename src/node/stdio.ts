@@ -174,11 +174,16 @@ export class StdioTransport implements Transport {
       child.once("exit", () => clearTimeout(timer));
     });
     // Decoded here rather than by `setEncoding`, whose decoder each quiet server would keep.
-    child.stderr?.on("data", (chunk: Buffer) => {
-      const text = (this.stderrDecoder ??= new StringDecoder("utf8")).write(chunk);
-      if (text === "") return;
-      this.tail.append(text);
-      if (this.options.onStderr !== undefined) callHost(this.options.logger, "onStderr", this.options.onStderr, text);
+    const stderr = child.stderr;
+    stderr?.on("data", (chunk: Buffer) => {
+      let decoder = this.stderrDecoder;
+      if (decoder === undefined) {
+        const made = new StringDecoder("utf8");
+        decoder = this.stderrDecoder = made;
+        // What the stream's end cut off is given as U+FFFD, as `setEncoding` would.
+        stderr.on("end", () => this.stderrText(made.end()));
+      }
+      this.stderrText(decoder.write(chunk));
     });
     child.stdin?.on("error", (error) => {
       // EPIPE and friends: the exit handler reports the real reason.
@@ -186,6 +191,12 @@ export class StdioTransport implements Transport {
     });
     child.on("error", (error) => this.options.logger.warn("stdio: child process error", { error: messageOf(error) }));
     child.on("exit", (code, signal) => this.onExit(child, code, signal));
+  }
+
+  private stderrText(text: string): void {
+    if (text === "") return;
+    this.tail.append(text);
+    if (this.options.onStderr !== undefined) callHost(this.options.logger, "onStderr", this.options.onStderr, text);
   }
 
   private receive(line: string): void {
@@ -203,9 +214,6 @@ export class StdioTransport implements Transport {
     if (this.state !== "open") return;
     const report = (): void => {
       const how = code !== null ? `exited with code ${code}` : `was killed by ${signal ?? "a signal"}`;
-      // A character cut off by the exit is shown as a replacement character, as a stream's end would.
-      const cut = this.stderrDecoder?.end();
-      if (cut !== undefined && cut !== "") this.tail.append(cut);
       const stderr = this.tail.toString();
       // The message is what hosts print: each line of the tail cleaned, its breaks kept; `data` keeps it as written.
       const shown = sanitize(stderr, { lines: true, max: Infinity });

@@ -13,7 +13,7 @@ import { isObject } from "../util/json.js";
 import { InvalidArgumentError } from "../util/errors.js";
 import type { HeaderParam } from "./x-mcp-header.js";
 import { toBase64, utf8 } from "../util/bytes.js";
-import { encodeOnce, joinedOnce, repeatFirstLeg } from "../util/message-text.js";
+import { encodeOnce, joinedOnce, repeatFirstLeg, textSlot } from "../util/message-text.js";
 import { copyOwn } from "../util/sanitize.js";
 import type { RoundAnswers } from "./mrtr.js";
 
@@ -50,19 +50,20 @@ export class Envelope {
    * own keys; the caller's own `_meta` keys are kept, ours win. Copied by hand, not spread, once
    * per request: see `withField`.
    *
-   * `first` is what this returned for the call's first leg, when `answers` are a later leg's: the
-   * later leg's text then repeats the first's for the params' own keys (`repeatFirstLeg`), so a
-   * call's arguments are serialised once however many rounds it takes, and each retry repeats
-   * them as the first leg sent them.
+   * `first` is `true` for a call's first leg, whose text its later legs may repeat (it is kept
+   * with the params until the call ends), and what this returned for that first leg when `answers`
+   * are a later leg's: the later leg's text then repeats the first's for the params' own keys
+   * (`repeatFirstLeg`), so a call's arguments are serialised once however many rounds it takes,
+   * and each retry repeats them as the first leg sent them.
    */
-  wrap(params: Record<string, unknown> | undefined, logLevel?: LoggingLevel, answers?: RoundAnswers, first?: object): Record<string, unknown> {
+  wrap(params: Record<string, unknown> | undefined, logLevel?: LoggingLevel, answers?: RoundAnswers, first?: object | true): Record<string, unknown> {
     const given = params?._meta;
     const shared = logLevel === undefined ? this.base : this.withLevel(logLevel);
     if (given === undefined) {
       if (params === undefined && answers === undefined) return { _meta: shared };
-      const sent = copyWith(params, answers, shared);
+      const sent = copyWith(params, answers, shared, first === true);
       // Keys of the params' own by these names would stay where they are, and be written twice.
-      if (first !== undefined && answers !== undefined && !hasAnswerKeys(params)) repeatFirstLeg(sent, first);
+      if (typeof first === "object" && answers !== undefined && !hasAnswerKeys(params)) repeatFirstLeg(sent, first);
       return sent;
     }
     // The caller's keys beside the envelope, whose text is still written once.
@@ -88,9 +89,12 @@ function hasAnswerKeys(params: Record<string, unknown> | undefined): boolean {
   return params !== undefined && (Object.hasOwn(params, "inputResponses") || Object.hasOwn(params, "requestState"));
 }
 
-/** `{ ...params, ...answers, _meta }` in one copy, keys in the order the spreads would give them. */
-function copyWith(params: Record<string, unknown> | undefined, answers: RoundAnswers | undefined, meta: unknown): Record<string, unknown> {
-  const sent = copyOwn(params, {});
+/**
+ * `{ ...params, ...answers, _meta }` in one copy, keys in the order the spreads would give them;
+ * with a slot for its text (`textSlot`) when a later leg may repeat it.
+ */
+function copyWith(params: Record<string, unknown> | undefined, answers: RoundAnswers | undefined, meta: unknown, keepText = false): Record<string, unknown> {
+  const sent = copyOwn(params, keepText ? textSlot() : {});
   if (answers !== undefined) {
     sent.inputResponses = answers.inputResponses;
     sent.requestState = answers.requestState;

@@ -8,6 +8,7 @@
  * be a POST of its own, which a server sending garbage could multiply at will.
  */
 import { ClientError } from "../util/errors.js";
+import { isObject } from "../util/json.js";
 import type { Logger } from "../util/logger.js";
 import type { InboundRequest } from "../rpc/inbound-request.js";
 import type { PendingCall, RelatedCall } from "../rpc/pending-call.js";
@@ -133,7 +134,9 @@ export class LegacyCodec implements EraCodec {
   }
 
   acceptTools(tools: Tool[]): Tool[] {
-    this.tasks.recordTools(tools);
+    // Only a 2025-11-25 server that declared tasks has tools whose task support matters: a
+    // listing of any other makes no task record for the connection to keep.
+    if (this.tasksMade !== undefined || (this.version === "2025-11-25" && isObject(this.negotiated.serverCapabilities.tasks))) this.tasks.recordTools(tools);
     return tools;
   }
 

@@ -44,9 +44,14 @@ export interface ModernSettings {
 
 type LegOptions = CallOptions & { onId?: (id: number) => void; cancellable?: boolean };
 
-/** What a call's later MRTR legs keep of its first: the params it sent, whose text they repeat. */
+/**
+ * What a call's later MRTR legs keep of its first: the params it sent, whose text they repeat,
+ * and its headers (over HTTP), which mirror that text; made for calls alone, the requests that ask
+ * for input in practice.
+ */
 interface CallLegs {
   first: Record<string, unknown> | undefined;
+  headers: Record<string, string> | undefined;
 }
 
 /** Tools of one listing dropped for their annotations that are each named in a log line; then the 100th, 1 000th, …. */
@@ -134,7 +139,7 @@ export class ModernCodec implements EraCodec {
 
   /** One request, and the MRTR flow when its result asks for input (parked with `inputRequired: "return"`). */
   request(method: string, params: Record<string, unknown> | undefined, options: CallOptions, resumed?: ResumedRound): Promise<Record<string, unknown> | ParkedRound> {
-    const legs: CallLegs = { first: undefined };
+    const legs: CallLegs | undefined = isCallMethod(method) ? { first: undefined, headers: undefined } : undefined;
     return runWithInput(
       params ?? {},
       {
@@ -238,6 +243,12 @@ export class ModernCodec implements EraCodec {
         throw new ClientError("timeout", `${method} timed out after ${maxTotalTimeout} ms (maxTotalTimeout)`, { serverId: this.settings.serverId });
       };
       await this.refreshTools(options, signal, left);
+      // A later leg is then written afresh, headers and text alike, from the params as they are:
+      // headers of the listing now beside the text of the first leg could disagree again.
+      if (answers !== undefined && legs !== undefined) {
+        legs.first = undefined;
+        legs.headers = undefined;
+      }
       return this.send(method, params, options, signal, left(), answers, legs);
     });
   }
@@ -251,9 +262,14 @@ export class ModernCodec implements EraCodec {
     answers?: RoundAnswers,
     legs?: CallLegs,
   ): Promise<unknown> {
-    const headers = this.http ? modernHeaders(method, params, this.headerParamsFor(method, params)) : undefined;
-    const sent = this.envelope.wrap(params, options.logLevel ?? this.settings.logLevel, answers, legs?.first);
-    if (legs !== undefined && answers === undefined) legs.first = sent;
+    // A later leg repeats the first one's text, and so its headers, which say the same.
+    const repeats = answers !== undefined && legs?.first !== undefined;
+    const headers = !this.http ? undefined : repeats && legs.headers !== undefined ? legs.headers : modernHeaders(method, params, this.headerParamsFor(method, params));
+    const sent = this.envelope.wrap(params, options.logLevel ?? this.settings.logLevel, answers, answers !== undefined ? legs?.first : legs === undefined ? undefined : true);
+    if (legs !== undefined && answers === undefined) {
+      legs.first = sent;
+      legs.headers = headers;
+    }
     // The caller's own options say all a first leg over stdio needs: no copy of them then.
     if (headers === undefined && signal === options.signal && maxTotalTimeout === options.maxTotalTimeout) {
       return this.peer.request(method, sent, options, isCallMethod(method));

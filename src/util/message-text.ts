@@ -96,7 +96,7 @@ function paramsText(params: Record<string, unknown>): string {
   const repeated = laterLegText(params, text);
   if (repeated !== undefined) return repeated;
   const head = withoutMeta(params, params, meta);
-  (params as Record<symbol, unknown>)[OWN_TEXT] = head;
+  if (Object.hasOwn(params, OWN_TEXT)) (params as Record<symbol, unknown>)[OWN_TEXT] = head;
   return head === "{}" ? `{"_meta":${text}}` : `${head.slice(0, -1)},"_meta":${text}}`;
 }
 
@@ -112,6 +112,15 @@ const REPEATS = Symbol("conduit.repeats");
 interface Repeats {
   readonly of: object;
   readonly text: string;
+}
+
+/**
+ * A new object for params whose text is to be kept when written (a call's first leg): the slot is
+ * its first property, so that every such object has one shape from the start, and params without
+ * it (every other request) keep nothing.
+ */
+export function textSlot(): Record<string, unknown> {
+  return { [OWN_TEXT]: undefined };
 }
 
 /**

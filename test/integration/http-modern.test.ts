@@ -510,6 +510,33 @@ describe.each(BACKENDS)("modern Streamable HTTP over %s", (backend) => {
 
     const lastCall = (srv: RawHttpServer): RecordedRequest => posts(srv, "tools/call").at(-1)!;
 
+    it("sends an MRTR retry with the headers and the arguments of its first leg, though the caller changed an annotated argument while the Handler was asked", async () => {
+      const srv = await startModern();
+      srv.handle("tools/list", () => complete({ tools: [DEPLOY] }));
+      const form = { mode: "form", message: "Sure?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } };
+      srv.handle("tools/call", (m) =>
+        m.params?.["inputResponses"] === undefined
+          ? { resultType: "input_required", inputRequests: { sure: { method: "elicitation/create", params: form } }, requestState: "s1" }
+          : complete(text("deployed")),
+      );
+      const args: Record<string, unknown> = { region: "us-west1", count: 3 };
+      const handler: Handler = {
+        handleElicitation: () => {
+          args.region = "eu-north1";
+          return { action: "accept", content: { ok: true } };
+        },
+      };
+      const { s } = await connect(srv, { handler });
+      await s.listTools();
+      expect(await s.callTool("deploy", args)).toEqual(complete(text("deployed")));
+      const [first, retry] = posts(srv, "tools/call");
+      expect(posts(srv, "tools/call")).toHaveLength(2);
+      expect(paramHeaders(first!)).toEqual({ "mcp-param-region": "us-west1", "mcp-param-count": "3" });
+      expect(paramHeaders(retry!)).toEqual(paramHeaders(first!));
+      expect(params(retry!)["arguments"]).toEqual({ region: "us-west1", count: 3 });
+      expect(params(retry!)["requestState"]).toBe("s1");
+    });
+
     it("mirrors annotated arguments into Mcp-Param-* headers: strings as is, integers in decimal, booleans as true/false, nested properties too", async () => {
       const { srv, s } = await deployServer();
       const args = { region: "us-west1", count: 3, dry: false, a: { b: "deep" }, note: "not a header" };

@@ -90,7 +90,7 @@ describe("handshake", () => {
     expect((error as Error).message).toContain("fatal: config file missing");
   });
 
-  it("quotes a stderr character written in two halves whole, and one the exit cut off as a replacement character", async () => {
+  it("quotes a stderr character written in two halves whole, and gives one that the stream's end cut off as a replacement character", async () => {
     const raw = track(await startRawStdio());
     const e = Buffer.from("é");
     raw.handle("server/discover", () => {
@@ -103,9 +103,14 @@ describe("handshake", () => {
       return undefined;
     });
     const client = track(new Client({ name: "h", version: "0", logger: capturingLogger() }));
-    const error = await client.connect("split", raw.target).catch((e: unknown) => e);
-    expect(error).toMatchObject({ kind: "transport", serverId: "split" });
-    expect((error as ClientError).data).toMatchObject({ exitCode: 3, stderr: "café then \uFFFD" });
+    const heard: string[] = [];
+    const error = await client.connect("split", raw.target, { onStderr: (text) => void heard.push(text) }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "transport", serverId: "split", data: { exitCode: 3 } });
+    // The exit's report may come before the stream's end: the cut character is the end's.
+    expect((error as ClientError).message).toContain("café then");
+    expect((error as ClientError).message).not.toContain("caf\uFFFD");
+    await vi.waitFor(() => expect(heard.join("")).toBe("café then \uFFFD"));
+    expect(heard.join("")).not.toContain("\uFFFD\uFFFD");
   });
 
   it("reports a command that cannot start", async () => {

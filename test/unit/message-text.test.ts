@@ -109,7 +109,7 @@ describe("messageText", () => {
     const state = fc.option(fc.string({ maxLength: 10 }), { nil: undefined });
     fc.assert(
       fc.property(given, responses, state, fc.option(fc.constantFrom("debug", "error"), { nil: undefined }), fc.nat(), (body, inputResponses, requestState, level, id) => {
-        const first = envelope.wrap(body, level);
+        const first = envelope.wrap(body, level, undefined, true);
         const firstMessage = { jsonrpc: "2.0", id, method: "tools/call", params: first };
         expect(messageText(firstMessage)).toBe(JSON.stringify(firstMessage));
         for (const round of [1, 2]) {
@@ -125,7 +125,7 @@ describe("messageText", () => {
   it("repeats the first leg's params as it sent them, and writes afresh what is not the leg it marked", () => {
     const args = { path: "a.txt" };
     const body = { name: "read", arguments: args };
-    const first = envelope.wrap(body);
+    const first = envelope.wrap(body, undefined, undefined, true);
     const firstText = messageText({ jsonrpc: "2.0", id: 1, method: "tools/call", params: first });
     // The caller changes its arguments while the server waits for an answer.
     args.path = "b.txt";
@@ -141,10 +141,29 @@ describe("messageText", () => {
     const message = { jsonrpc: "2.0", id: 3, method: "tools/call", params: moved };
     expect(messageText(message)).toBe(JSON.stringify(message));
     // A first leg written another way (no envelope text kept) marks nothing.
-    const plain = envelope.wrap({ ...body, _meta: { mine: 1 } });
+    const plain = envelope.wrap({ ...body, _meta: { mine: 1 } }, undefined, undefined, true);
     const after = envelope.wrap(body, undefined, answers, plain);
     const afterMessage = { jsonrpc: "2.0", id: 4, method: "tools/call", params: after };
     expect(messageText(afterMessage)).toBe(JSON.stringify(afterMessage));
+  });
+
+  it("keeps a request's text only when its envelope was asked to (a call's first leg), as no key JSON or a spread of keys sees", () => {
+    const body = { name: "read", arguments: { path: "a.txt" } };
+    const answers = { inputResponses: { q: { action: "accept" } }, requestState: "s" };
+    const kept = envelope.wrap(body, undefined, undefined, true);
+    const plain = envelope.wrap(body);
+    for (const [id, params] of [[1, kept], [2, plain]] as const) {
+      const message = { jsonrpc: "2.0", id, method: "tools/call", params };
+      expect(messageText(message)).toBe(JSON.stringify(message));
+      expect(Object.keys(params)).toEqual(["name", "arguments", "_meta"]);
+    }
+    expect(Object.getOwnPropertySymbols(plain)).toEqual([]);
+    // Later legs of each: the first repeats the kept text (the caller's change is not sent), the second is written afresh.
+    body.arguments.path = "b.txt";
+    const fromKept = JSON.parse(messageText({ jsonrpc: "2.0", id: 3, method: "tools/call", params: envelope.wrap(body, undefined, answers, kept) }));
+    const fromPlain = JSON.parse(messageText({ jsonrpc: "2.0", id: 4, method: "tools/call", params: envelope.wrap(body, undefined, answers, plain) }));
+    expect(fromKept.params.arguments).toEqual({ path: "a.txt" });
+    expect(fromPlain.params.arguments).toEqual({ path: "b.txt" });
   });
 
   it("keeps what it registered from changing under it: the object is a frozen copy", () => {
