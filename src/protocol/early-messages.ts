@@ -42,7 +42,7 @@ export class EarlyMessages {
     for (const [method, params] of notifications) receiver.notification(method, params);
   }
 
-  clear(): void {
+  private clear(): void {
     this.notifications = [];
     this.pings = [];
   }

@@ -8,7 +8,6 @@
  * be a POST of its own, which a server sending garbage could multiply at will.
  */
 import { ClientError } from "../util/errors.js";
-import { isObject } from "../util/json.js";
 import type { Logger } from "../util/logger.js";
 import type { InboundRequest } from "../rpc/inbound-request.js";
 import type { PendingCall, RelatedCall } from "../rpc/pending-call.js";
@@ -21,7 +20,7 @@ import { initialize } from "./initialize.js";
 import { isCallMethod, unavailableReason, type CallOptions } from "./methods.js";
 import type { ListenFilter, Subscription } from "./subscriptions.js";
 import { relatedTaskOf } from "./tasks.js";
-import { LegacyTasks, type TaskSend } from "./tasks-legacy.js";
+import { LegacyTasks, callsToolsAsTasks, type TaskSend } from "./tasks-legacy.js";
 import { traceRequest, type Tracing } from "../tracing/tracing.js";
 import type { Implementation, LoggingLevel, Tool } from "./types/index.js";
 import { excerpt } from "../util/text.js";
@@ -134,9 +133,8 @@ export class LegacyCodec implements EraCodec {
   }
 
   acceptTools(tools: Tool[]): Tool[] {
-    // Only a 2025-11-25 server that declared tasks has tools whose task support matters: a
-    // listing of any other makes no task record for the connection to keep.
-    if (this.tasksMade !== undefined || (this.version === "2025-11-25" && isObject(this.negotiated.serverCapabilities.tasks))) this.tasks.recordTools(tools);
+    // A listing of a server that runs no call as a task makes no task record for the connection to keep.
+    if (this.tasksMade !== undefined || callsToolsAsTasks(this.version, this.negotiated.serverCapabilities)) this.tasks.recordTools(tools);
     return tools;
   }
 

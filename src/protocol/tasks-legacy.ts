@@ -34,6 +34,13 @@ const NO_TASK = Object.freeze({});
 /** How the tasks send a request: the connection's peer, through the host's tracing when it has one. */
 export type TaskSend = (method: string, params: Record<string, unknown> | undefined, init: PendingCallInit, isCall?: boolean) => Promise<unknown>;
 
+/** Whether the server may run a `tools/call` as a task (2025-11-25, `tasks.requests.tools.call`): only then does a tool's task support matter. */
+export function callsToolsAsTasks(version: LegacyVersion, capabilities: ServerCapabilities): boolean {
+  const tasks = capabilities.tasks;
+  const requests = isObject(tasks) && isObject(tasks.requests) ? tasks.requests : undefined;
+  return version === "2025-11-25" && isObject(requests?.tools) && isObject(requests.tools.call);
+}
+
 export class LegacyTasks implements EraTasks {
   readonly unavailable: string | undefined;
   readonly canCancel: boolean;
@@ -58,8 +65,7 @@ export class LegacyTasks implements EraTasks {
     private readonly sendVia?: TaskSend | undefined,
   ) {
     const tasks = capabilities.tasks;
-    const requests = isObject(tasks) && isObject(tasks.requests) ? tasks.requests : undefined;
-    this.callsAsTasks = version === "2025-11-25" && isObject(requests?.tools) && isObject(requests.tools.call);
+    this.callsAsTasks = callsToolsAsTasks(version, capabilities);
     this.canCancel = version === "2025-11-25" && isObject(tasks) && isObject(tasks.cancel);
     this.canList = version === "2025-11-25" && isObject(tasks) && isObject(tasks.list);
     this.makesUnasked = this.callsAsTasks;

@@ -173,7 +173,7 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
    * (an OAuth consent); `resumeDeadlines` restarts those same calls' clocks with what they had
    * left. A call's `maxTotalTimeout` runs on, as for any pause.
    */
-  pauseDeadlines(): void {
+  private pauseDeadlines(): void {
     const held = (this.heldForPerson ??= new Set());
     for (const call of this.pending.values()) {
       if (held.has(call)) continue;
@@ -182,7 +182,7 @@ export class RpcPeer implements TransportSink, CallHost, ResponseSink {
     }
   }
 
-  resumeDeadlines(): void {
+  private resumeDeadlines(): void {
     const held = this.heldForPerson;
     this.heldForPerson = undefined;
     for (const call of held ?? []) call.resume();

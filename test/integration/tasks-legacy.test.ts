@@ -139,6 +139,17 @@ describe("a raw 2025-11-25 server", () => {
     expect((await server.callTool("job", {})).content).toEqual([{ type: "text", text: "plain" }]);
   });
 
+  it("learns a tool's task support from the host's own listing: the call that follows lists nothing again", async () => {
+    const { raw, server, statuses, final } = await legacyTaskServer();
+    statuses.splice(0, 1, "completed");
+    final.resolve({ content: [{ type: "text", text: "from the task" }] });
+    expect((await server.listTools()).map((tool) => tool.name)).toContain("must");
+    expect((await server.callTool("must", {})).content).toEqual([{ type: "text", text: "from the task" }]);
+    expect(sentMethods(raw).filter((m) => m === "tools/list")).toHaveLength(1);
+    const call = (raw.messages as RpcMessage[]).find((m) => m.method === "tools/call")!;
+    expect(call.params?.["task"]).toBeDefined();
+  });
+
   it("learns the tools once for calls that come together before any listing", async () => {
     const { raw, server, statuses, final } = await legacyTaskServer();
     statuses.splice(0, 1, "completed");
