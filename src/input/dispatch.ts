@@ -133,27 +133,31 @@ export function answerInputRequests(
 ): Awaitable<Record<string, unknown>> {
   if (tracing !== undefined) return answerTraced(pipeline, requests, source, tracing);
   const responses: Record<string, unknown> = {};
-  const entries = Object.entries(requests);
-  for (let i = 0; i < entries.length; i++) {
-    const [key, request] = entries[i]!;
+  // The keys, each request read by its key: no [key, request] pair made per request.
+  const keys = Object.keys(requests);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const request = requests[key]!;
     const outcome = pipeline.answer(request.method, request.params, source);
-    if (isThenable(outcome)) return answerLater(pipeline, entries, i, outcome, responses, source);
+    if (isThenable(outcome)) return answerLater(pipeline, requests, keys, i, outcome, responses, source);
     setOwn(responses, key, answerOf(outcome, key, request, source.serverId));
   }
   return responses;
 }
 
-/** The rest of a round, from entry `from`, whose outcome is `pending`. */
+/** The rest of a round, from key `from`, whose outcome is `pending`. */
 async function answerLater(
   pipeline: InputPipeline,
-  entries: [string, InputRequest][],
+  requests: Record<string, InputRequest>,
+  keys: string[],
   from: number,
   pending: Promise<InputOutcome>,
   responses: Record<string, unknown>,
   source: InputSource,
 ): Promise<Record<string, unknown>> {
-  for (let i = from; i < entries.length; i++) {
-    const [key, request] = entries[i]!;
+  for (let i = from; i < keys.length; i++) {
+    const key = keys[i]!;
+    const request = requests[key]!;
     const outcome = i === from ? await pending : await pipeline.answer(request.method, request.params, source);
     setOwn(responses, key, answerOf(outcome, key, request, source.serverId));
   }

@@ -56,8 +56,11 @@ export interface Field {
 export interface Form {
   fields: Field[];
   required: string[];
-  /** The fields' names, for the answer's check (made once with the form, not once per answer). */
-  names: ReadonlySet<string>;
+  /**
+   * The fields' names, for the answer's check. A list, not a set: a form has at most 100 fields
+   * and most have a handful, for which a set cost more to make than every lookup it saved.
+   */
+  names: readonly string[];
 }
 
 /** Checks `requestedSchema`; the verdict carries the fields in order. */
@@ -70,31 +73,31 @@ export function checkFormSchema(schema: unknown, version: ProtocolVersion): Verd
   if (!Array.isArray(required)) return refuse(INVALID_PARAMS, "requestedSchema.required must be an array of names");
   if (required.length > FORM_BOUNDS.fields) return refuse(INVALID_PARAMS, `requestedSchema.required has ${required.length} names; a form has at most ${FORM_BOUNDS.fields} fields`);
   if (!isStringArray(required)) return refuse(INVALID_PARAMS, "requestedSchema.required must be an array of names");
+  const modern = since(version, "2025-11-25");
   const fields: Field[] = [];
   for (const name of names) {
     if (name.length > FORM_BOUNDS.nameCharacters) return refuse(INVALID_PARAMS, `requestedSchema property "${excerpt(name, 100)}": a field name has at most ${FORM_BOUNDS.nameCharacters} characters`);
     const property = schema.properties[name];
     if (!isObject(property)) return refuse(INVALID_PARAMS, `requestedSchema property "${excerpt(name, 100)}": not a schema object`);
-    const kind = fieldKind(property, version);
+    const kind = fieldKind(property, modern);
     if (typeof kind === "string") return refuse(INVALID_PARAMS, `requestedSchema property "${excerpt(name, 100)}": ${kind}`);
     const field: Field = { name, kind, schema: property };
-    if (property.default !== undefined && since(version, "2025-11-25")) {
+    if (property.default !== undefined && modern) {
       const problem = valueProblem(field, property.default);
       if (problem !== undefined) return refuse(INVALID_PARAMS, `requestedSchema property "${excerpt(name, 100)}": its default ${problem}`);
     }
     fields.push(field);
   }
-  const known: ReadonlySet<string> = new Set(names);
-  const missing = required.find((name) => !known.has(name));
+  // At most 100 names in each list (bounded above): a search of the other list is cheap.
+  const missing = required.find((name) => !names.includes(name));
   if (missing !== undefined) return refuse(INVALID_PARAMS, `requestedSchema.required names "${excerpt(missing, 100)}", which is not a property`);
-  return pass({ fields, required, names: known });
+  return pass({ fields, required, names });
 }
 
 /** The kind of a property schema, or why it is not allowed. */
-function fieldKind(schema: Record<string, unknown>, version: ProtocolVersion): FieldKind | string {
+function fieldKind(schema: Record<string, unknown>, modern: boolean): FieldKind | string {
   const problem = commonProblem(schema);
   if (problem !== undefined) return problem;
-  const modern = since(version, "2025-11-25");
   switch (schema.type) {
     case "string":
       return stringKind(schema, modern);
@@ -113,20 +116,18 @@ function fieldKind(schema: Record<string, unknown>, version: ProtocolVersion): F
   }
 }
 
-const TEXT_BOUNDS = [
-  ["title", FORM_BOUNDS.titleCharacters],
-  ["description", FORM_BOUNDS.descriptionCharacters],
-] as const;
-
 function commonProblem(schema: Record<string, unknown>): string | undefined {
-  for (const [key, max] of TEXT_BOUNDS) {
-    const text = schema[key];
-    if (text === undefined) continue;
-    if (typeof text !== "string") return `${key} must be a string`;
-    if (text.length > max) return tooLong(key, text.length, max);
-  }
+  // Each key read by name: a loop over the names read each one as a computed key, the slow kind.
+  const problem = textProblem("title", schema.title, FORM_BOUNDS.titleCharacters) ?? textProblem("description", schema.description, FORM_BOUNDS.descriptionCharacters);
+  if (problem !== undefined) return problem;
   if ("properties" in schema || "$ref" in schema || "allOf" in schema || "not" in schema) return "nested schemas are not allowed";
   return undefined;
+}
+
+function textProblem(key: string, text: unknown, max: number): string | undefined {
+  if (text === undefined) return undefined;
+  if (typeof text !== "string") return `${key} must be a string`;
+  return text.length > max ? tooLong(key, text.length, max) : undefined;
 }
 
 function stringKind(schema: Record<string, unknown>, modern: boolean): FieldKind | string {
@@ -246,7 +247,7 @@ export type FormContent = Record<string, string | number | boolean | string[]>;
 export function checkAnswer(form: Form, content: unknown, version: ProtocolVersion): { ok: true; content: FormContent } | { ok: false; reason: string } {
   const given = content ?? {};
   if (!isObject(given)) return { ok: false, reason: "content must be an object" };
-  for (const name of Object.keys(given)) if (!form.names.has(name)) return { ok: false, reason: `"${excerpt(name, 100)}" is not a field of the form` };
+  for (const name of Object.keys(given)) if (!form.names.includes(name)) return { ok: false, reason: `"${excerpt(name, 100)}" is not a field of the form` };
   const out: FormContent = {};
   for (const field of form.fields) {
     // Own members only: a field named "constructor" or "toString" is not the object's method.

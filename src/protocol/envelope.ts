@@ -94,13 +94,26 @@ function hasAnswerKeys(params: Record<string, unknown> | undefined): boolean {
  * with a slot for its text (`textSlot`) when a later leg may repeat it.
  */
 function copyWith(params: Record<string, unknown> | undefined, answers: RoundAnswers | undefined, meta: unknown, keepText = false): Record<string, unknown> {
-  const sent = copyOwn(params, keepText ? textSlot() : {});
+  const sent = keepText ? textSlot() : {};
+  if (isCallShaped(params)) {
+    // A call's usual params, copied by name: every copy takes the same two steps from the same
+    // shape, where a copy by computed key is a lookup the engine cannot remember per key.
+    sent.name = params.name;
+    sent.arguments = params.arguments;
+  } else copyOwn(params, sent);
   if (answers !== undefined) {
     sent.inputResponses = answers.inputResponses;
     sent.requestState = answers.requestState;
   }
   sent._meta = meta;
   return sent;
+}
+
+/** Whether `params`' own enumerable keys (those a spread copies) are `name` and `arguments`, in that order. */
+function isCallShaped(params: Record<string, unknown> | undefined): params is Record<string, unknown> {
+  if (params === undefined) return false;
+  const keys = Object.keys(params);
+  return keys.length === 2 && keys[0] === "name" && keys[1] === "arguments";
 }
 
 const PLAIN = /^[\x20-\x7e]*$/;

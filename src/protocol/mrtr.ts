@@ -203,7 +203,8 @@ function checkInputRequired(result: Record<string, unknown>, method: string): In
     return { inputRequests: undefined, requestState: state };
   }
   const map = expectObject(requests, `the inputRequests of ${method}`, result);
-  for (const [key, entry] of Object.entries(map)) {
+  for (const key of Object.keys(map)) {
+    const entry = map[key];
     if (!isObject(entry) || typeof entry.method !== "string" || (entry.params !== undefined && !isObject(entry.params))) {
       throw protocolError(`input request "${excerpt(key, 100)}" of ${method} is malformed`, result);
     }

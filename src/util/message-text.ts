@@ -92,7 +92,7 @@ function isPeerRequest(fields: Record<string, unknown>): boolean {
 function paramsText(params: Record<string, unknown>): string {
   const meta = params._meta;
   const text = isObject(meta) ? texts.get(meta) : undefined;
-  if (text === undefined || !lastKey(params, "_meta") || Object.isFrozen(params)) return JSON.stringify(params);
+  if (text === undefined || !lastKey(params, "_meta") || Object.isFrozen(params)) return plainText(params);
   const repeated = laterLegText(params, text);
   if (repeated !== undefined) return repeated;
   const head = withoutMeta(params, params, meta);
@@ -166,21 +166,52 @@ function valueText(value: unknown): string | undefined | null {
 function withoutMeta(value: object, params: Record<string, unknown>, meta: unknown): string {
   params._meta = undefined;
   try {
-    return JSON.stringify(value);
+    return value === params ? plainText(params) : JSON.stringify(value);
   } finally {
     params._meta = meta;
   }
 }
 
-/** The JSON text of the methods requests name (a few per connection), kept: writing one is a string's cost. */
+/**
+ * `JSON.stringify(params)`, with a call's usual params (`name` and `arguments`, and a `_meta`
+ * left out) written from a template: the tool's name is text kept as a method's is, and only
+ * the arguments go through the stringifier. The keys are read as JSON reads them (own,
+ * enumerable, in order: `Object.keys`); anything else, or arguments with a `toJSON` (told its
+ * key by a whole stringify, not alone), is left to `JSON.stringify`.
+ */
+function plainText(params: Record<string, unknown>): string {
+  const keys = Object.keys(params);
+  const count = keys.length;
+  if ((count === 2 || (count === 3 && keys[2] === "_meta" && params._meta === undefined)) && keys[0] === "name" && keys[1] === "arguments") {
+    const name = params.name;
+    const args = typeof name === "string" ? valueText(params.arguments) : null;
+    if (typeof args === "string") return `{"name":${nameText(name as string)},"arguments":${args}}`;
+  }
+  return JSON.stringify(params);
+}
+
+/**
+ * The JSON text of the methods requests name (a few per connection) and of the tools calls name
+ * (a host calls the same ones again and again), kept: writing one is a string's cost. The first
+ * 256 of each are kept, so that a host of 10 000 tools holds no more than a few kilobytes.
+ */
 const methodTexts = new Map<string, string>();
-const MAX_METHOD_TEXTS = 256;
+const nameTexts = new Map<string, string>();
+const MAX_KEPT_TEXTS = 256;
 
 function methodText(method: string): string {
-  let text = methodTexts.get(method);
+  return keptText(methodTexts, method);
+}
+
+function nameText(name: string): string {
+  return keptText(nameTexts, name);
+}
+
+function keptText(kept: Map<string, string>, value: string): string {
+  let text = kept.get(value);
   if (text === undefined) {
-    text = JSON.stringify(method);
-    if (methodTexts.size < MAX_METHOD_TEXTS) methodTexts.set(method, text);
+    text = JSON.stringify(value);
+    if (kept.size < MAX_KEPT_TEXTS) kept.set(value, text);
   }
   return text;
 }

@@ -148,13 +148,13 @@ describe("checkFormSchema: the kinds of the digest table", () => {
           { name: "c", kind: { type: "boolean" }, schema: properties.c },
         ],
         required: ["a"],
-        names: new Set(["b", "a", "c"]),
+        names: ["b", "a", "c"],
       },
     });
   });
 
   it("accepts an empty form", () => {
-    expect(checkFormSchema(schemaOf({}), "2025-06-18")).toEqual({ ok: true, value: { fields: [], required: [], names: new Set() } });
+    expect(checkFormSchema(schemaOf({}), "2025-06-18")).toEqual({ ok: true, value: { fields: [], required: [], names: [] } });
   });
 });
 

@@ -83,6 +83,38 @@ describe("messageText", () => {
     );
   });
 
+  it("writes a call's params (name and arguments) as JSON.stringify does, the usual shape and every near miss of it", () => {
+    // The template takes exactly { name: string, arguments } (and a _meta left out); the rest —
+    // another order or first key, an extra or inherited key, a name not a string, arguments a toJSON answers,
+    // a function or undefined — must come out as JSON.stringify writes it.
+    const name = fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom('q"uote', "line\u2028sep", "\ud800", "__proto__"), fc.constant(7), fc.constant(undefined));
+    const args = fc.oneof(
+      json,
+      fc.constant(undefined),
+      fc.constant(() => 1),
+      fc.constant({ toJSON: (key: string) => `told ${key}` }),
+      fc.constant({ inner: { toJSON: (key: string) => `inner ${key}` } }),
+    );
+    const shape = fc.constantFrom("call", "reversed", "other-first", "extra", "inherited", "only-inherited", "meta-undefined", "meta-set");
+    fc.assert(
+      fc.property(name, args, shape, fc.boolean(), fc.nat(), (tool, given, form, wrapped, id) => {
+        let body: Record<string, unknown>;
+        if (form === "reversed") body = { arguments: given, name: tool };
+        else if (form === "other-first") body = Object.assign(Object.create({ name: "inherited" }) as Record<string, unknown>, { tool, arguments: given });
+        else if (form === "extra") body = { name: tool, arguments: given, task: { ttl: 1 } };
+        else if (form === "inherited") body = Object.assign(Object.create({ arguments: { x: 1 } }) as Record<string, unknown>, { name: tool });
+        else if (form === "only-inherited") body = Object.create({ name: tool, arguments: given }) as Record<string, unknown>;
+        else if (form === "meta-undefined") body = { name: tool, arguments: given, _meta: undefined };
+        else if (form === "meta-set") body = { name: tool, arguments: given, _meta: { progressToken: 1 } };
+        else body = { name: tool, arguments: given };
+        const sent = wrapped ? envelope.wrap(body) : body;
+        const message = { jsonrpc: "2.0", id, method: "tools/call", params: sent };
+        expect(messageText(message)).toBe(JSON.stringify(message));
+      }),
+      { numRuns: 1500, ...seed },
+    );
+  });
+
   it("leaves a request with a toJSON of its own, or on its params, to JSON.stringify", () => {
     const toJSON = (key: string) => ({ key });
     const cases: object[] = [
