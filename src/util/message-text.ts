@@ -176,28 +176,35 @@ function withoutMeta(value: object, params: Record<string, unknown>, meta: unkno
  * `JSON.stringify(params)`, with a call's usual params (`name` and `arguments`, and a `_meta`
  * left out) written from a template: the tool's name is text kept as a method's is, and only
  * the arguments go through the stringifier. The keys are read as JSON reads them (own,
- * enumerable, in order: `Object.keys`); anything else, or arguments with a `toJSON` (told its
- * key by a whole stringify, not alone), is left to `JSON.stringify`.
+ * enumerable, in order: `Object.keys`), and each value once: params of that shape whose values
+ * the template cannot write (a name not a string; arguments left out, or with a `toJSON`, which
+ * a whole stringify tells its key) are written by `JSON.stringify` from the values read, not
+ * read again (a getter may answer differently the second time). Any other shape is left to
+ * `JSON.stringify` whole.
  */
 function plainText(params: Record<string, unknown>): string {
   const keys = Object.keys(params);
   const count = keys.length;
   if ((count === 2 || (count === 3 && keys[2] === "_meta" && params._meta === undefined)) && keys[0] === "name" && keys[1] === "arguments") {
     const name = params.name;
-    const args = typeof name === "string" ? valueText(params.arguments) : null;
-    if (typeof args === "string") return `{"name":${nameText(name as string)},"arguments":${args}}`;
+    const args = params.arguments;
+    const argsText = typeof name === "string" ? valueText(args) : null;
+    if (typeof argsText === "string") return `{"name":${nameText(name as string)},"arguments":${argsText}}`;
+    return JSON.stringify({ name, arguments: args });
   }
   return JSON.stringify(params);
 }
 
 /**
  * The JSON text of the methods requests name (a few per connection) and of the tools calls name
- * (a host calls the same ones again and again), kept: writing one is a string's cost. The first
- * 256 of each are kept, so that a host of 10 000 tools holds no more than a few kilobytes.
+ * (a host calls the same ones again and again), kept: writing one is a string's cost. Bounded in
+ * count and in length, since a server names its tools as it likes and these maps live as long as
+ * the process: the first 256 of each, of at most 128 characters.
  */
 const methodTexts = new Map<string, string>();
 const nameTexts = new Map<string, string>();
 const MAX_KEPT_TEXTS = 256;
+const MAX_KEPT_LENGTH = 128;
 
 function methodText(method: string): string {
   return keptText(methodTexts, method);
@@ -211,9 +218,22 @@ function keptText(kept: Map<string, string>, value: string): string {
   let text = kept.get(value);
   if (text === undefined) {
     text = JSON.stringify(value);
-    if (kept.size < MAX_KEPT_TEXTS) kept.set(value, text);
+    if (kept.size < MAX_KEPT_TEXTS && value.length <= MAX_KEPT_LENGTH) kept.set(value, text);
   }
   return text;
+}
+
+/** @internal For the test of the bounds: how many texts are kept, and their characters. */
+export function keptTexts(): { count: number; characters: number } {
+  let count = 0;
+  let characters = 0;
+  for (const kept of [methodTexts, nameTexts]) {
+    for (const [value, text] of kept) {
+      count += 1;
+      characters += value.length + text.length;
+    }
+  }
+  return { count, characters };
 }
 
 /** Whether `key` is the last key of `outer` and `innerKey` the last key of `inner` (its value). */

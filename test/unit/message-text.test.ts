@@ -95,12 +95,13 @@ describe("messageText", () => {
       fc.constant({ toJSON: (key: string) => `told ${key}` }),
       fc.constant({ inner: { toJSON: (key: string) => `inner ${key}` } }),
     );
-    const shape = fc.constantFrom("call", "reversed", "other-first", "extra", "inherited", "only-inherited", "meta-undefined", "meta-set");
+    const shape = fc.constantFrom("call", "reversed", "other-first", "arguments-inherited", "extra", "inherited", "only-inherited", "meta-undefined", "meta-set");
     fc.assert(
       fc.property(name, args, shape, fc.boolean(), fc.nat(), (tool, given, form, wrapped, id) => {
         let body: Record<string, unknown>;
         if (form === "reversed") body = { arguments: given, name: tool };
         else if (form === "other-first") body = Object.assign(Object.create({ name: "inherited" }) as Record<string, unknown>, { tool, arguments: given });
+        else if (form === "arguments-inherited") body = Object.assign(Object.create({ arguments: { leaked: 1 } }) as Record<string, unknown>, { name: tool, other: 1 });
         else if (form === "extra") body = { name: tool, arguments: given, task: { ttl: 1 } };
         else if (form === "inherited") body = Object.assign(Object.create({ arguments: { x: 1 } }) as Record<string, unknown>, { name: tool });
         else if (form === "only-inherited") body = Object.create({ name: tool, arguments: given }) as Record<string, unknown>;
@@ -113,6 +114,29 @@ describe("messageText", () => {
       }),
       { numRuns: 1500, ...seed },
     );
+  });
+
+  it("reads a call's name and arguments once, also when the template cannot write them", () => {
+    // A getter may answer differently each time: the text is what one read gave, as
+    // JSON.stringify (one read of each) would write it.
+    const reads: string[] = [];
+    let answers = 0;
+    const params = {
+      get name() {
+        reads.push("name");
+        return "echo";
+      },
+      get arguments() {
+        reads.push("arguments");
+        answers += 1;
+        return answers === 1 ? { toJSON: () => "first" } : { v: answers };
+      },
+    };
+    const text = messageText({ jsonrpc: "2.0", id: 1, method: "tools/call", params });
+    expect(text).toBe('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":"first"}}');
+    expect(reads).toEqual(["name", "arguments"]);
+    const dated = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: 7, arguments: new Date(0) } };
+    expect(messageText(dated)).toBe(JSON.stringify(dated));
   });
 
   it("leaves a request with a toJSON of its own, or on its params, to JSON.stringify", () => {
