@@ -13,7 +13,7 @@ import { isObject } from "../util/json.js";
 import { InvalidArgumentError } from "../util/errors.js";
 import type { HeaderParam } from "./x-mcp-header.js";
 import { toBase64, utf8 } from "../util/bytes.js";
-import { encodeOnce, joinedOnce, repeatFirstLeg, textSlot } from "../util/message-text.js";
+import { encodeOnce, isCallShaped, joinedOnce, repeatFirstLeg, textSlot } from "../util/message-text.js";
 import { copyOwn } from "../util/sanitize.js";
 import type { RoundAnswers } from "./mrtr.js";
 
@@ -107,13 +107,6 @@ function copyWith(params: Record<string, unknown> | undefined, answers: RoundAns
   }
   sent._meta = meta;
   return sent;
-}
-
-/** Whether `params`' own enumerable keys (those a spread copies) are `name` and `arguments`, in that order. */
-function isCallShaped(params: Record<string, unknown> | undefined): params is Record<string, unknown> {
-  if (params === undefined) return false;
-  const keys = Object.keys(params);
-  return keys.length === 2 && keys[0] === "name" && keys[1] === "arguments";
 }
 
 const PLAIN = /^[\x20-\x7e]*$/;

@@ -183,9 +183,7 @@ function withoutMeta(value: object, params: Record<string, unknown>, meta: unkno
  * `JSON.stringify` whole.
  */
 function plainText(params: Record<string, unknown>): string {
-  const keys = Object.keys(params);
-  const count = keys.length;
-  if ((count === 2 || (count === 3 && keys[2] === "_meta" && params._meta === undefined)) && keys[0] === "name" && keys[1] === "arguments") {
+  if (isCallShaped(params, true)) {
     const name = params.name;
     const args = params.arguments;
     const argsText = typeof name === "string" ? valueText(args) : null;
@@ -193,6 +191,19 @@ function plainText(params: Record<string, unknown>): string {
     return JSON.stringify({ name, arguments: args });
   }
   return JSON.stringify(params);
+}
+
+/**
+ * Whether `params`' own enumerable keys (those a spread copies and JSON writes, in their order)
+ * are `name` and `arguments`: a call's usual params. With `undefinedMeta`, also when a `_meta`
+ * follows them that is undefined (JSON leaves it out; a copy would keep its place, ahead of any
+ * key added after it, so a copy asks without).
+ */
+export function isCallShaped(params: Record<string, unknown> | undefined, undefinedMeta = false): params is Record<string, unknown> {
+  if (params === undefined) return false;
+  const keys = Object.keys(params);
+  const count = keys.length;
+  return (count === 2 || (undefinedMeta && count === 3 && keys[2] === "_meta" && params._meta === undefined)) && keys[0] === "name" && keys[1] === "arguments";
 }
 
 /**

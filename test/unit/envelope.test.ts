@@ -12,11 +12,12 @@ describe("Envelope.wrap", () => {
   const shared = envelope.wrap(undefined)._meta;
 
   it("copies the params as { ...params, ...answers, _meta } would, a call's usual shape and its near misses alike", () => {
-    const key = fc.constantFrom("name", "arguments", "task", "0", "__proto__", "x");
+    const key = fc.constantFrom("name", "arguments", "_meta", "task", "0", "__proto__", "x");
     // Some keys not enumerable: a spread leaves them out, and so must the copy.
     const made = fc.array(fc.tuple(key, fc.oneof(json, fc.constant(undefined)), fc.boolean()), { maxLength: 4 }).map((pairs) => {
       const params: Record<string, unknown> = {};
-      for (const [name, value, enumerable] of pairs) Object.defineProperty(params, name, { value, enumerable, writable: true, configurable: true });
+      // A _meta left undefined only: one of the caller's own is merged with the envelope's, not replaced.
+      for (const [name, value, enumerable] of pairs) Object.defineProperty(params, name, { value: name === "_meta" ? undefined : value, enumerable, writable: true, configurable: true });
       return params;
     });
     const call = fc.tuple(json, json).map(([name, args]) => ({ name, arguments: args }));
